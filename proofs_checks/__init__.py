@@ -1,0 +1,1 @@
+"""Claim checks, one module per claim; each exposes ``check() -> bcdp.claims.ClaimResult``."""
