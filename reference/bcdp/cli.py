@@ -1,0 +1,129 @@
+"""bcdp: verified feature-specific differential privacy.
+
+Commands:
+  bcdp check [--json]              run every claim check (proofs_checks/) and print a table
+  bcdp audit FILE.json [--json]    exact LDP/BDP/CDP/BCDP/dependence of a finite mechanism
+  bcdp tables [NAME ...] [--out D] regenerate the golden tables (default: ./tables)
+  bcdp reproduce [--out D]         every check and every table at its quick default, then a summary
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+
+
+def _check_table(results) -> str:
+    rows = [(r.claim_id, r.source, r.verdict, r.key_figure, f"{r.seconds:.2f}s") for r in results]
+    header = ("claim", "source", "verdict", "key figure", "time")
+    widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
+    widths = [min(w, 60) for w in widths]
+    def line(cells):
+        return "  ".join(str(c)[:w].ljust(w) for c, w in zip(cells, widths)).rstrip()
+    out = [line(header), line(["-" * w for w in widths])]
+    out += [line(r) for r in rows]
+    return "\n".join(out)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    from .claims import run_all
+
+    results = run_all()
+    failed = [r for r in results if not r.passed]
+    if args.json:
+        print(json.dumps([r.to_json() for r in results], indent=2, default=str))
+    else:
+        print(_check_table(results))
+        print(f"\n{len(results) - len(failed)}/{len(results)} claim checks passed"
+              + (f"; FAILED: {', '.join(r.claim_id for r in failed)}" if failed else ""))
+    return EXIT_FAILED if failed else EXIT_OK
+
+
+def cmd_audit(args: argparse.Namespace) -> int:
+    from .audit import AuditFileError, audit_report, format_report, load_audit_file
+
+    try:
+        mech, prior = load_audit_file(args.file)
+    except AuditFileError as exc:
+        print(f"bcdp audit: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    report = audit_report(mech, prior)
+    print(json.dumps(report, indent=2) if args.json else format_report(report))
+    return EXIT_OK
+
+
+def cmd_tables(args: argparse.Namespace) -> int:
+    from .tables import REGISTRY, write_tables
+
+    unknown = [n for n in args.names if n not in REGISTRY]
+    if unknown:
+        print(f"bcdp tables: unknown table(s) {unknown}; known: {', '.join(REGISTRY)}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    for path in write_tables(args.names or None, Path(args.out)):
+        print(f"wrote {path}")
+    return EXIT_OK
+
+
+def cmd_reproduce(args: argparse.Namespace) -> int:
+    from .claims import run_all
+    from .tables import REGISTRY, compare_with_golden, write_tables
+
+    print("== claim checks ==")
+    results = run_all()
+    print(_check_table(results))
+    failed = [r for r in results if not r.passed]
+    print(f"\n== tables (written to {args.out}) ==")
+    written = write_tables(None, Path(args.out))
+    golden = Path(args.golden)
+    status = compare_with_golden(None, golden) if golden.is_dir() else {}
+    for path in written:
+        note = status.get(path.name, "no golden copy to compare")
+        print(f"  {path}  [{note}]")
+    differing = [k for k, v in status.items() if v != "match"]
+    print("\n== summary ==")
+    print(f"claim checks: {len(results) - len(failed)}/{len(results)} passed"
+          + (f" (failed: {', '.join(r.claim_id for r in failed)})" if failed else ""))
+    if status:
+        print(f"tables: {len(REGISTRY)} regenerated, {len(status) - len(differing)}/{len(status)} files "
+              f"identical to the golden copies in {golden}"
+              + (f" (differ: {', '.join(differing)})" if differing else ""))
+    else:
+        print(f"tables: {len(REGISTRY)} regenerated ({golden} not found, nothing compared)")
+    ok = not failed and not differing
+    print("ALL PASSED" if ok else "SOME CHECKS FAILED")
+    return EXIT_OK if ok else EXIT_FAILED
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="bcdp", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("check", help="run every claim check")
+    p.add_argument("--json", action="store_true", help="print the results as JSON")
+    p.set_defaults(func=cmd_check)
+    p = sub.add_parser("audit", help="audit a finite mechanism given as JSON")
+    p.add_argument("file", help="JSON file (format: docs/file_format.md)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_audit)
+    p = sub.add_parser("tables", help="regenerate tables")
+    p.add_argument("names", nargs="*", help="table names (default: all)")
+    p.add_argument("--out", default="tables", help="output directory (default: ./tables)")
+    p.set_defaults(func=cmd_tables)
+    p = sub.add_parser("reproduce", help="all checks and tables at their quick defaults")
+    p.add_argument("--out", default="bcdp-reproduce", help="where to write tables (default: ./bcdp-reproduce)")
+    p.add_argument("--golden", default="tables", help="golden tables to compare with (default: ./tables)")
+    p.set_defaults(func=cmd_reproduce)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
