@@ -3,6 +3,8 @@
 Commands:
   bcdp check [--json]              run every claim check (proofs_checks/) and print a table
   bcdp audit FILE.json [--json]    exact LDP/BDP/CDP/BCDP/dependence of a finite mechanism
+  bcdp allocate --delta D1,D2,... --eps E --q Q [--zeta Z | --optimal] [--json]
+                                   Theorem 2 budgets c (eq. 16) and the eq. (17) objective, exact
   bcdp tables [NAME ...] [--out D] regenerate the golden tables (default: ./tables)
   bcdp reproduce [--out D]         every check and every table at its quick default, then a summary
 """
@@ -53,6 +55,45 @@ def cmd_audit(args: argparse.Namespace) -> int:
         return EXIT_BAD_INPUT
     report = audit_report(mech, prior)
     print(json.dumps(report, indent=2) if args.json else format_report(report))
+    return EXIT_OK
+
+
+def cmd_allocate(args: argparse.Namespace) -> int:
+    from .allocation import allocate_budgets
+    from .rational import to_fraction
+
+    try:
+        delta = [to_fraction(v.strip(), f"--delta entry {i}") for i, v in enumerate(args.delta.split(","))]
+        eps = to_fraction(args.eps, "--eps")
+        q = to_fraction(args.q, "--q")
+        if args.optimal:
+            from .optimal_allocation import optimal_allocation
+
+            result = optimal_allocation(delta, eps, q)
+            alloc = result.allocation
+            extra = {"lower_bound": str(result.lower_bound), "gap": float(result.gap),
+                     "solver": result.method}
+        else:
+            zeta = to_fraction(args.zeta, "--zeta") if args.zeta is not None else (1 + q) / 2
+            alloc = allocate_budgets(delta, eps, q, zeta)
+            extra = {}
+    except (TypeError, ValueError) as exc:
+        print(f"bcdp allocate: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    out = alloc.to_json()
+    out.update(extra)
+    if args.json:
+        print(json.dumps(out, indent=2))
+        return EXIT_OK
+    print(f"method: {out['method']}" + (f" (zeta = {out['zeta']})" if out["zeta"] else ""))
+    print(f"delta = ({', '.join(out['delta'])}), eps = {out['eps']}, q = {out['q']}")
+    print(f"{'i':>3} {'delta_i':>8} {'c_i (float)':>20}  c_i (exact)")
+    for i, (dl, c) in enumerate(zip(out["delta"], out["c"]), start=1):
+        print(f"{i:>3} {dl:>8} {c['float']:>20.15g}  {c['exact']}")
+    obj = out["objective"]
+    print(f"eq. (17) objective: {obj['float'] if isinstance(obj['float'], str) else format(obj['float'], '.15g')}")
+    for key, value in extra.items():
+        print(f"{key}: {value}")
     return EXIT_OK
 
 
@@ -109,6 +150,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", help="JSON file (format: docs/file_format.md)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_audit)
+    p = sub.add_parser("allocate", help="Theorem 2 budgets c (eq. 16) for Mechanism 1")
+    p.add_argument("--delta", required=True, help="comma-separated BCDP demands, e.g. 0.2,0.2,2,2")
+    p.add_argument("--eps", required=True, help="LDP level (exact decimal or p/q)")
+    p.add_argument("--q", required=True, help="dependence bound of Assumption 1, in [0, 1]")
+    group = p.add_mutually_exclusive_group()
+    group.add_argument("--zeta", help="zeta in (0, 1] (default: (1 + q)/2, App. B.1)")
+    group.add_argument("--optimal", action="store_true", help="minimise the eq. (17) objective")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_allocate)
     p = sub.add_parser("tables", help="regenerate tables")
     p.add_argument("names", nargs="*", help="table names (default: all)")
     p.add_argument("--out", default="tables", help="output directory (default: ./tables)")

@@ -1,0 +1,134 @@
+"""Theorem 2 allocation (eq. 16): properties, exact ties, edge cases, and the CLI."""
+
+import json
+from fractions import Fraction as F
+
+import pytest
+import sympy
+from hypothesis import given, settings, strategies as st
+
+from bcdp.allocation import (allocate_budgets, min_delta_baseline, mse_bound_eq17, mse_objective,
+                             mse_objective_float)
+from bcdp.cdp_to_bcdp import prop4_bcdp_bound
+from bcdp.certified import compare, to_float
+from bcdp.cli import main
+from bcdp.variants import allocation_exact_strict, allocation_public_code_float
+
+rationals = st.fractions(min_value=0, max_value=3, max_denominator=20)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(rationals, min_size=1, max_size=5),
+       st.fractions(min_value=F(1, 10), max_value=3, max_denominator=10),
+       st.fractions(min_value=0, max_value=1, max_denominator=10),
+       st.fractions(min_value=F(1, 10), max_value=1, max_denominator=10))
+def test_allocation_properties_and_privacy_by_prop4(delta, eps, q, zeta):
+    alloc = allocate_budgets(delta, eps, q, zeta)
+    cs = alloc.c_sorted
+    # non-decreasing, non-negative, c_d <= eps
+    assert all(compare(cs[i], cs[i + 1]) <= 0 for i in range(len(cs) - 1))
+    assert compare(cs[0], 0) >= 0
+    assert compare(cs[-1], alloc.eps) <= 0
+    # Prop. 4 part 2 with the mechanism being c_d-LDP (Thm 2 proof): implied delta' <= delta~
+    implied = prop4_bcdp_bound(cs, [alloc.q] * len(cs), eps=cs[-1])
+    tilde = [min(sympy.Rational(delta[i].numerator, delta[i].denominator), alloc.eps) for i in alloc.order]
+    assert all(compare(implied[i], tilde[i]) <= 0 for i in range(len(cs)))
+    # mapped back to the caller's order
+    assert [alloc.c[i] for i in alloc.order] == list(cs)
+
+
+def test_q_zero_gives_min_delta_eps():
+    alloc = allocate_budgets(["1/5", "3", "1"], 2, 0, "1/2")
+    assert list(alloc.c) == [sympy.Rational(1, 5), 2, 1]
+    assert alloc.order == (0, 2, 1)
+
+
+def test_tie_at_q_one_zeta_one_is_decided_exactly():
+    # q = 1, zeta = 1: c_d = log(e^{delta_1}) = delta_1 exactly, so c_d <= delta~_1 is a tie and
+    # eq. (16)'s "<=" gives c_1 = c_d = 1/5 (BCDP paper, eq. 16).
+    alloc = allocate_budgets(["1/5", "1/5", "2"], 2, 1, 1)
+    assert list(alloc.c) == [sympy.Rational(1, 5)] * 3
+    assert alloc.branches[0] == "c_d <= delta~_i"
+    # the strict variant in exact arithmetic gives c_1 = delta_1 - log(1 + e^{c_d} - 1) = 0 ...
+    strict = allocation_exact_strict(["1/5", "1/5", "2"], 2, 1, 1)
+    assert strict.c[0] == 0
+    # ... and the float64 strict variant lands one rounding error below 1/5 and returns ~1/5.
+    fl = allocation_public_code_float([0.2, 0.2, 2.0], 2.0, 1.0, 1.0)
+    assert fl[-1] < 0.2 and fl[0] == fl[-1]
+
+
+def test_tie_for_other_delta_values():
+    for d1 in ("1/10", "1/2", "1"):
+        alloc = allocate_budgets([d1, "3"], 3, 1, 1)
+        assert alloc.c[0] == sympy.Rational(d1) == alloc.c[1]
+
+
+def test_log_branch_gives_one_minus_zeta_delta_when_cd_above_delta1():
+    # BCDP paper, remark after Thm 2: c_1 = (1 - zeta) delta_1 when the log term sets c_d (> delta_1)
+    alloc = allocate_budgets(["1/5", "2", "2"], 2, "3/10", "1/2")
+    assert compare(alloc.c[2], sympy.Rational(1, 5)) > 0
+    assert alloc.c[0] == sympy.Rational(1, 10)
+
+
+def test_delta_above_eps_is_capped():
+    alloc = allocate_budgets(["5", "7"], 2, "1/2", "1/2")
+    assert compare(alloc.c[1], 2) <= 0
+
+
+@pytest.mark.parametrize("bad", [dict(zeta=0), dict(zeta="3/2"), dict(q="-1/10"), dict(q=2),
+                                 dict(eps=0), dict(delta=["-1/5", 1])])
+def test_invalid_inputs_rejected(bad):
+    args = dict(delta=["1/5", 2], eps=2, q="1/2", zeta="1/2")
+    args.update(bad)
+    with pytest.raises(ValueError):
+        allocate_budgets(**args)
+
+
+def test_floats_refused():
+    with pytest.raises(TypeError):
+        allocate_budgets([0.2, 2], 2, "1/2", "1/2")
+
+
+def test_objective_matches_definition_and_float_twin():
+    c = [sympy.Rational(1, 10), sympy.Rational(1, 2), sympy.Rational(1, 2)]
+    # S_1 = (1/10)^2/3, S_2 = S_1 + (2/5)^2/2, S_3 = S_2
+    s1 = sympy.Rational(1, 100) / 3
+    s2 = s1 + sympy.Rational(4, 25) / 2
+    assert sympy.simplify(mse_objective(c) - (1 / s1 + 2 / s2)) == 0
+    assert mse_objective_float([0.1, 0.5, 0.5]) == pytest.approx(float(1 / s1 + 2 / s2), rel=1e-12)
+    assert mse_objective([0, sympy.Rational(1, 2)]) is sympy.oo
+    assert mse_bound_eq17(c, 10 ** 6) == mse_objective(c) / 10 ** 6
+    assert mse_bound_eq17(c, 1) == 3
+
+
+def test_baseline_objective_is_d_squared_over_min_delta_squared():
+    base = min_delta_baseline(["1/5", "2", "2"], 2)
+    assert sympy.simplify(base.objective - 9 / sympy.Rational(1, 25)) == 0
+
+
+def test_authors_code_values_reproduced():
+    # Values printed by the authors' code (shared/notes/anchors.md E1) for delta = (0.2, 0.2, 2 x 8),
+    # eps = 2, zeta = (1 + q)/2: c_1 and c_d.
+    table = {"0.01": (0.138067, 2.0), "0.12": (0.0880, 0.686931), "0.23": (0.0770, 0.450478),
+             "0.45": (0.0550, 0.297698), "0.78": (0.0220, 0.222964)}
+    for q, (c1, cd) in table.items():
+        qf = F(q)
+        alloc = allocate_budgets(["0.2", "0.2"] + ["2"] * 8, 2, q, (1 + qf) / 2)
+        assert to_float(alloc.c[0]) == pytest.approx(c1, abs=5e-6)
+        assert to_float(alloc.c[-1]) == pytest.approx(cd, abs=5e-6)
+
+
+def test_cli_allocate_json(capsys):
+    code = main(["allocate", "--delta", "0.2,0.2,2", "--eps", "2", "--q", "0.3", "--zeta", "0.5", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0
+    assert out["delta"] == ["1/5", "1/5", "2"] and out["q"] == "3/10" and out["zeta"] == "1/2"
+    assert [c["exact"] for c in out["c"][:2]] == ["1/10", "1/10"]
+    assert set(out["objective"]) == {"exact", "float"}
+    assert out["c"][0]["float"] == pytest.approx(0.1)
+
+
+def test_cli_allocate_rejects_bad_input(capsys):
+    assert main(["allocate", "--delta", "0.2,x", "--eps", "2", "--q", "0.3"]) == 2
+    assert main(["allocate", "--delta", "0.2,2", "--eps", "2", "--q", "1.3"]) == 2
+    assert "q" in capsys.readouterr().err
