@@ -124,7 +124,7 @@ def allocate_budgets(delta: Sequence[Any], eps: Any, q: Any, zeta: Any) -> Budge
             c_sorted.append(c_d)
             branches_sorted.append("c_d <= delta~_i")
         else:
-            c_sorted.append(sympy.simplify(dt - sympy.log(1 + qq * sympy.exp(c_d) - qq)))
+            c_sorted.append(dt - sympy.log(1 + qq * sympy.exp(c_d) - qq))
             branches_sorted.append("c_d > delta~_i")
     c = [sympy.Integer(0)] * len(order)
     branches = [""] * len(order)
@@ -167,7 +167,7 @@ def mse_objective(c_sorted: Sequence[Any]) -> sympy.Expr:
         if compare(partial, 0) == 0:
             return sympy.oo
         total = total + 1 / partial
-    return sympy.simplify(total) if len(c_sorted) <= 3 else total
+    return total
 
 
 def mse_bound_eq17(c_sorted: Sequence[Any], n: Any) -> sympy.Expr:

@@ -115,3 +115,48 @@ def prop6_condition_holds(delta: Sequence[Any], q: Sequence[Any], c: Sequence[An
     cs = [as_sympy(v) for v in c]
     return all(compare(sum((A[i, j] * cs[j] for j in range(len(cs))), sympy.Integer(0)), 1) <= 0
                for i in range(len(cs)))
+
+
+def prop4_bound_ratios(c_ratios: Sequence[Any], q: Sequence[Any],
+                       ldp_ratio: Any | None = None) -> list:
+    """Proposition 4 as exact ratios e^{delta_i} when every c_i = log r_i with r_i rational.
+
+    Part (1): r_i (1 + q_i (prod_{j != i} r_j - 1)); part (2) (``ldp_ratio`` = e^eps given):
+    min{r_i (1 + q_i (e^eps - 1)), e^eps}.  Infinite inputs (:data:`bcdp.rational.INFINITY`)
+    propagate.  This is what lets the checks compare Prop. 4 with the exact engine in rationals.
+    """
+    from fractions import Fraction
+
+    from .rational import INFINITY, to_fraction
+
+    def frac(v, name):
+        return INFINITY if v == INFINITY else to_fraction(v, name)
+
+    rs = [frac(v, f"c_ratios[{i}]") for i, v in enumerate(c_ratios)]
+    qs = [to_fraction(v, f"q[{i}]") for i, v in enumerate(q)]
+    if len(rs) != len(qs):
+        raise ValueError("c_ratios and q must have the same length")
+    for i, r in enumerate(rs):
+        if r != INFINITY and r < 1:
+            raise ValueError(f"c_ratios[{i}] = {r} < 1 (c_i would be negative)")
+    out = []
+    if ldp_ratio is None:
+        for i, r in enumerate(rs):
+            others = [rs[j] for j in range(len(rs)) if j != i]
+            if r == INFINITY or (INFINITY in others and qs[i] > 0):
+                out.append(INFINITY)
+                continue
+            prod = Fraction(1)
+            for o in others:
+                prod *= 1 if o == INFINITY else o  # q_i = 0 here when o is infinite
+            out.append(r * (1 + qs[i] * (prod - 1)))
+        return out
+    e = frac(ldp_ratio, "ldp_ratio")
+    for i, r in enumerate(rs):
+        if e == INFINITY:
+            out.append(INFINITY if r == INFINITY or qs[i] > 0 else r)
+        elif r == INFINITY:
+            out.append(e)
+        else:
+            out.append(min(r * (1 + qs[i] * (e - 1)), e))
+    return out

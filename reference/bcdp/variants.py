@@ -45,7 +45,7 @@ def allocation_exact_strict(delta: Sequence[Any], eps: Any, q: Any, zeta: Any) -
         log_term = sympy.log((sympy.exp(z * tilde[0]) + qq - 1) / qq)
         c_d = log_term if compare(log_term, tilde[-1]) < 0 else tilde[-1]
     c_sorted = [c_d if (pos == len(tilde) - 1 or compare(c_d, dt) < 0)
-                else sympy.simplify(dt - sympy.log(1 + qq * sympy.exp(c_d) - qq))
+                else dt - sympy.log(1 + qq * sympy.exp(c_d) - qq)
                 for pos, dt in enumerate(tilde)]
     c = [sympy.Integer(0)] * len(order)
     for pos, i in enumerate(order):
