@@ -120,3 +120,13 @@ def test_post_process_merges_outputs():
     assert k.row((1,)) == (F(1),)
     with pytest.raises(InvalidInputError, match="sums to"):
         post_process_kernel(m, ("z", "w"), [[1, 0], ["1/2", "1/3"], [0, 1]])
+
+
+def test_ratio_to_float_log_keeps_relative_precision():
+    import mpmath
+    from bcdp.rational import ratio_to_float_log
+
+    for r in (F(10**300 + 1, 10**300), F(3 * 10**200 + 7, 10**200), F(1, 3), F(5), F(2**1000 + 1, 2**1000)):
+        with mpmath.workdps(400):  # enough digits to resolve 1 + 1e-300
+            ref = mpmath.log(mpmath.mpf(r.numerator) / r.denominator)
+        assert abs(ratio_to_float_log(r) - float(ref)) <= 2 * abs(float(ref)) * 2.0**-52

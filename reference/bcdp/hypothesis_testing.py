@@ -78,7 +78,8 @@ def neyman_pearson_curve(null_law: Sequence[Fraction], alt_law: Sequence[Fractio
     """Vertices (alpha, beta) of the optimal trade-off over randomized tests (Neyman-Pearson).
 
     Outputs are added to the rejection region in decreasing order of the likelihood ratio
-    P1(y)/P0(y) (infinite first, 0/0 outputs last); ties are merged into one segment.
+    P1(y)/P0(y) (infinite first); outputs with probability 0 under both laws are skipped; ties are merged
+    into one segment.
     """
     n = len(null_law)
     def key(m: int):
@@ -86,7 +87,7 @@ def neyman_pearson_curve(null_law: Sequence[Fraction], alt_law: Sequence[Fractio
         if p0 == 0:
             return (0, 0) if p1 > 0 else (2, 0)
         return (1, -(p1 / p0))
-    order = sorted(range(n), key=key)
+    order = sorted((m for m in range(n) if null_law[m] or alt_law[m]), key=key)  # 0/0 outputs move nothing
     alpha, beta = Fraction(0), Fraction(1)
     curve = [(alpha, beta)]
     prev_key = None

@@ -75,8 +75,20 @@ def log_of_ratio(ratio: Fraction | float) -> sympy.Expr:
 
 
 def ratio_to_float_log(ratio: Fraction | float) -> float:
-    """float64 ``log(ratio)`` without overflow for huge numerators/denominators."""
+    """float64 ``log(ratio)`` of an exact ratio, accurate to about one ulp.
+
+    Evaluated with mpmath at 40 digits, as log1p of the exact excess r - 1 near 1 (``log(p) -
+    log(q)`` in float64 would lose ~1e-13 when p and q are huge and the ratio is near 1).
+    """
     if ratio == INFINITY:
         return math.inf
     r = Fraction(ratio)
-    return math.log(r.numerator) - math.log(r.denominator)
+    if r <= 0:
+        raise ValueError(f"log of non-positive ratio {r}")
+    import mpmath
+
+    with mpmath.workdps(40):
+        excess = r - 1
+        if abs(excess) < Fraction(1, 2):  # log1p of the exact excess keeps relative precision
+            return float(mpmath.log1p(mpmath.mpf(excess.numerator) / excess.denominator))
+        return float(mpmath.log(mpmath.mpf(r.numerator) / r.denominator))
