@@ -1,0 +1,48 @@
+"""Every claim check in proofs_checks/ runs, passes (confirmed or erratum) and is JSON-serialisable."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bcdp.claims import PASSING_VERDICTS, check_modules, run_check
+
+#: Check modules that must exist (so that none silently disappears).  Other modules may be added;
+#: add their names here when they land.
+EXPECTED_MODULES = {
+    "proofs_checks.prop1_ldp_bdp",
+    "proofs_checks.prop2_ldp_testing",
+    "proofs_checks.thm1_bcdp_testing",
+    "proofs_checks.prop3_ldp_to_bcdp",
+    "proofs_checks.example1_bcdp_not_ldp",
+    "proofs_checks.erratum_example1_parameter_range",
+    "proofs_checks.example2_composition",
+    "proofs_checks.prop5_post_processing",
+    "proofs_checks.fig1_implications",
+    "proofs_checks.lemma_finite_reductions",
+}
+
+#: Verdicts expected for the checks above (a change is a finding, not noise).
+EXPECTED_VERDICTS = {name: "confirmed" for name in EXPECTED_MODULES}
+EXPECTED_VERDICTS["proofs_checks.erratum_example1_parameter_range"] = "erratum"
+
+
+def test_expected_check_modules_exist():
+    missing = EXPECTED_MODULES - set(check_modules())
+    assert not missing, f"claim checks missing from proofs_checks/: {sorted(missing)}"
+
+
+@pytest.mark.parametrize("module_name", check_modules())
+def test_claim_check_passes(module_name):
+    result = run_check(module_name)
+    assert result.verdict in PASSING_VERDICTS, (
+        f"{module_name}: verdict {result.verdict!r}, key figure {result.key_figure!r}\n"
+        f"{json.dumps(result.to_json(), indent=1, default=str)[:4000]}")
+    assert result.passed
+    if module_name in EXPECTED_VERDICTS:
+        assert result.verdict == EXPECTED_VERDICTS[module_name]
+    text = json.dumps(result.to_json())  # no default=: the evidence itself must be JSON-serialisable
+    assert json.loads(text)["claim_id"] == result.claim_id
+    for field in ("claim_id", "source", "statement", "key_figure"):
+        assert getattr(result, field) and getattr(result, field) != "?"
