@@ -66,7 +66,7 @@ def check() -> ClaimResult:
                "printed_eq19_bracket": to_float(corollary1_printed_bound(delta, eps, q, d, k))}
     confirmed = differs_somewhere and not over and not derivation_mismatch
     return ClaimResult(
-        claim_id="ERRATUM-BCDP-Cor1-eq19",
+        claim_id="BCDP-Cor1-eq19",
         source="BCDP paper, Cor. 1 eq. (19) (Sec. 4) and App. B.2 eq. (72)",
         statement="eq. (19)'s bracket differs from the derived eq. (17) sum ((d-k)/d delta^2 should be "
                   "(d-k)/(4d) delta^2, and regime 2b has c_1 = c_d); the O(1) claim holds",

@@ -43,7 +43,7 @@ def check() -> ClaimResult:
                 keep(wrong, {"zeta": str(zeta), "q": str(q), "c_1": str(a.c[0])})
     ok = counter and not wrong and n > 0
     return ClaimResult(
-        claim_id="ERRATUM-BCDP-Thm2-remark-c1",
+        claim_id="BCDP-Thm2-remark-c1",
         source="BCDP paper, remark after Thm 2 (Sec. 4): 'one can verify that c_1 = (1 - zeta) delta_1'",
         statement="c_1 = (1 - zeta) delta~_1 only when q < (e^{zeta delta~_1} - 1)/(e^{delta~_1} - 1); "
                   "otherwise c_1 = c_d",

@@ -23,7 +23,7 @@ def _check_table(results) -> str:
     rows = [(r.claim_id, r.source, r.verdict, r.key_figure, f"{r.seconds:.2f}s") for r in results]
     header = ("claim", "source", "verdict", "key figure", "time")
     widths = [max(len(str(x)) for x in col) for col in zip(header, *rows)]
-    widths = [min(w, 60) for w in widths]
+    widths = [min(w, 72) for w in widths]
     def line(cells):
         return "  ".join(str(c)[:w].ljust(w) for c, w in zip(cells, widths)).rstrip()
     out = [line(header), line(["-" * w for w in widths])]
