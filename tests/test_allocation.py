@@ -132,3 +132,16 @@ def test_cli_allocate_rejects_bad_input(capsys):
     assert main(["allocate", "--delta", "0.2,x", "--eps", "2", "--q", "0.3"]) == 2
     assert main(["allocate", "--delta", "0.2,2", "--eps", "2", "--q", "1.3"]) == 2
     assert "q" in capsys.readouterr().err
+
+
+def test_cli_allocate_optimal_json(capsys):
+    code = main(["allocate", "--delta", "0.2,0.2,2,2", "--eps", "2", "--q", "0.1", "--optimal", "--json"])
+    out = json.loads(capsys.readouterr().out)
+    assert code == 0 and out["method"] == "optimal"
+    lower = sympy.Rational(out["lower_bound"]) if "/" in out["lower_bound"] or out["lower_bound"].isdigit() \
+        else sympy.sympify(out["lower_bound"])
+    assert compare(lower, sympy.sympify(out["objective"]["exact"])) <= 0
+    # no worse than Theorem 2 with either zeta
+    for zeta in ("1/2", "11/20"):
+        th = allocate_budgets(["0.2", "0.2", "2", "2"], 2, "0.1", zeta)
+        assert out["objective"]["float"] <= to_float(th.objective) * (1 + 1e-12)

@@ -25,9 +25,12 @@ class UndecidedComparison(ArithmeticError):
 def interval(expr: sympy.Expr, prec: int = 53):
     """An mpmath.iv interval enclosing the exact value of ``expr`` (at ``prec`` bits)."""
     iv = mpmath.iv
-    with mpmath.workprec(prec):
+    saved = iv.prec
+    try:
         iv.prec = prec
         return _iv(sympy.sympify(expr), iv)
+    finally:
+        iv.prec = saved  # leave the global interval context as we found it
 
 
 def _iv(e: sympy.Expr, iv):

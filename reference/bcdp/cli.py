@@ -71,8 +71,9 @@ def cmd_allocate(args: argparse.Namespace) -> int:
 
             result = optimal_allocation(delta, eps, q)
             alloc = result.allocation
-            extra = {"lower_bound": str(result.lower_bound), "gap": float(result.gap),
-                     "solver": result.method}
+            full = result.to_json()
+            extra = {k: full[k] for k in ("objective_upper", "lower_bound", "lower_bound_float", "gap", "solver")
+                     if k in full}
         else:
             zeta = to_fraction(args.zeta, "--zeta") if args.zeta is not None else (1 + q) / 2
             alloc = allocate_budgets(delta, eps, q, zeta)
