@@ -131,7 +131,7 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
           + (f" (failed: {', '.join(r.claim_id for r in failed)})" if failed else ""))
     if status:
         print(f"tables: {len(REGISTRY)} regenerated, {len(status) - len(differing)}/{len(status)} files "
-              f"identical to the golden copies in {golden}"
+              f"matching the golden copies in {golden}"
               + (f" (differ: {', '.join(differing)})" if differing else ""))
     else:
         print(f"tables: {len(REGISTRY)} regenerated ({golden} not found, nothing compared)")
