@@ -11,7 +11,7 @@ import random
 from fractions import Fraction
 from typing import Any, Iterator, Sequence
 
-from bcdp import INFINITY, Mechanism, Prior, ProductDomain
+from bcdp import INFINITY, Mechanism, Prior, ProductDomain, examples
 from bcdp.parameters import LogRatioParameter
 from bcdp.random_instances import random_instance
 
@@ -113,10 +113,9 @@ def verdict(ok: bool) -> str:
 
 
 def example1_mechanism(a: Fraction, b: Fraction, c: Fraction) -> Mechanism:
-    """Example 1's table (paper line ~508): P{M(x) = 1 | x} with x1 indexing the columns and x2
-    the rows: (x1, x2) = (0, 0) -> a, (1, 0) -> b, (0, 1) -> 0, (1, 1) -> c."""
-    p_one = {(0, 0): Fraction(a), (1, 0): Fraction(b), (0, 1): Fraction(0), (1, 1): Fraction(c)}
-    return Mechanism(SQUARE, (0, 1), tuple((1 - p_one[x], p_one[x]) for x in SQUARE.points))
+    """Example 1's table (paper line ~508) as a mechanism on SQUARE: (x1, x2) = (0, 0) -> a,
+    (1, 0) -> b, (0, 1) -> 0, (1, 1) -> c for P{M(x) = 1 | x} (see bcdp.examples)."""
+    return examples.example1_mechanism(a, b, c)[0]
 
 
 def random_pairs_split(seed: int, n: int, kernel_zero: float, prior_zero: float, max_d: int = 3,

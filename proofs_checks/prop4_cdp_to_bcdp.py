@@ -17,29 +17,13 @@ import sympy
 from bcdp import Mechanism, Prior, ProductDomain, bcdp_vector, cdp_vector, coordinate_dependence, ldp_epsilon
 from bcdp.cdp_to_bcdp import prop4_bcdp_bound, prop4_bound_ratios
 from bcdp.claims import ClaimResult
+from bcdp.examples import independent_randomized_response
 from bcdp.rational import INFINITY
 
 from ._common import describe, keep, random_pairs_split, rstr, verdict
 
 SEED = 4044
 N_RANDOM = 200
-
-
-def independent_rr(d: int, keeps: list[Fraction]) -> Mechanism:
-    """Randomized response on each coordinate independently (keep probability keeps[j])."""
-    dom = ProductDomain.binary(d)
-    outputs = dom.points
-
-    def law(x):
-        out = {}
-        for y in outputs:
-            p = Fraction(1)
-            for j in range(d):
-                p *= keeps[j] if y[j] == x[j] else 1 - keeps[j]
-            out[y] = p
-        return out
-
-    return Mechanism.from_function(dom, outputs, law)
 
 
 def bound_holds(mech: Mechanism, prior: Prior) -> tuple[bool, dict]:
@@ -67,7 +51,7 @@ def check() -> ClaimResult:
     # correlated family of App. B.1 with independent RR per coordinate
     family = []
     keeps = [Fraction(3, 4), Fraction(2, 3), Fraction(3, 5)]
-    mech = independent_rr(3, keeps)
+    mech = independent_randomized_response(keeps)
     for q in ("0", "1/10", "3/10", "1/2", "9/10", "1"):
         prior = Prior.correlated_bits(3, q)
         ok, ev = bound_holds(mech, prior)

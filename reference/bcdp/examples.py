@@ -38,3 +38,22 @@ def example2_mechanism() -> tuple[Mechanism, Prior]:
         return out
 
     return Mechanism.from_function(dom, outputs, law), Prior.uniform(dom)
+
+
+def independent_randomized_response(keep_probabilities: list[Any]) -> Mechanism:
+    """Randomized response applied to each bit of x in {0,1}^d independently: y_j = x_j with
+    probability keep_probabilities[j], else 1 - x_j.  Output set {0,1}^d.  Its CDP vector is
+    c_j = log(k_j / (1 - k_j)) for k_j >= 1/2 (used for Prop. 4's redundant-copies family)."""
+    keeps = [to_probability(k, f"keep_probabilities[{j}]") for j, k in enumerate(keep_probabilities)]
+    dom = ProductDomain.binary(len(keeps))
+
+    def law(x: tuple) -> dict:
+        out = {}
+        for y in dom.points:
+            p = Fraction(1)
+            for j, kp in enumerate(keeps):
+                p *= kp if y[j] == x[j] else 1 - kp
+            out[y] = p
+        return out
+
+    return Mechanism.from_function(dom, dom.points, law)

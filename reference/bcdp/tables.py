@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from .examples import example1_mechanism, example2_mechanism
+from .examples import example1_mechanism, example2_mechanism, independent_randomized_response
 from .notions import bcdp_vector, bdp_epsilon, cdp_vector, coordinate_dependence, ldp_epsilon
 from .rational import to_fraction
 from .spaces import Prior, compose
@@ -110,25 +110,6 @@ def table_correlated_prior_dependence() -> Table:
     )
 
 
-def _independent_rr(keeps):
-    from fractions import Fraction
-
-    from .spaces import Mechanism, ProductDomain
-
-    dom = ProductDomain.binary(len(keeps))
-
-    def law(x):
-        out = {}
-        for y in dom.points:
-            p = Fraction(1)
-            for j, kp in enumerate(keeps):
-                p *= kp if y[j] == x[j] else 1 - kp
-            out[y] = p
-        return out
-
-    return Mechanism.from_function(dom, dom.points, law)
-
-
 def _log_gap(bound, exact) -> float:
     from .rational import INFINITY, ratio_to_float_log
 
@@ -149,7 +130,7 @@ def table_prop4_slack() -> Table:
 
     rows = []
     keeps = [Fraction(3, 4), Fraction(2, 3), Fraction(3, 5)]
-    mech = _independent_rr(keeps)
+    mech = independent_randomized_response(keeps)
     c = [v.ratio for v in cdp_vector(mech)]
     eps = ldp_epsilon(mech).ratio
     for q in ("0", "1/10", "3/10", "1/2", "7/10", "9/10", "1"):
