@@ -145,3 +145,12 @@ def test_private_mean_projects():
     np.testing.assert_array_equal(project_box(np.array([2.0, -3.0, 0.5])), [1.0, -1.0, 0.5])
     est = private_mean(np.ones((10, 2)), [0.01, 0.01], np.random.default_rng(0))
     assert np.all(np.abs(est) <= 1)
+
+
+def test_sum_sampler_is_the_sum_of_the_row_sampler():
+    from bcdp.mechanisms import duchi_l2_sum
+
+    x = np.random.default_rng(1).uniform(-0.3, 0.3, (500, 4))
+    rows = duchi_l2(x, 0.8, 1.0, np.random.default_rng(42))
+    total = duchi_l2_sum(x, 0.8, 1.0, np.random.default_rng(42))
+    np.testing.assert_allclose(total, rows.sum(axis=0), rtol=1e-12, atol=1e-9)

@@ -5,7 +5,9 @@ Commands:
   bcdp audit FILE.json [--json]    exact LDP/BDP/CDP/BCDP/dependence of a finite mechanism
   bcdp allocate --delta D1,D2,... --eps E --q Q [--zeta Z | --optimal] [--json]
                                    Theorem 2 budgets c (eq. 16) and the eq. (17) objective, exact
-  bcdp tables [NAME ...] [--out D] regenerate the golden tables (default: ./tables)
+  bcdp tables [NAME ...] [--out D] [--trials N] [--seed S]
+                                   regenerate the golden tables (default: ./tables); fig3 is the
+                                   Monte Carlo experiment of App. B.1 (1000 trials by default)
   bcdp reproduce [--out D]         every check and every table at its quick default, then a summary
 """
 
@@ -101,12 +103,24 @@ def cmd_allocate(args: argparse.Namespace) -> int:
 def cmd_tables(args: argparse.Namespace) -> int:
     from .tables import REGISTRY, write_tables
 
-    unknown = [n for n in args.names if n not in REGISTRY]
+    known = list(REGISTRY) + ["fig3"]
+    unknown = [n for n in args.names if n not in known]
     if unknown:
-        print(f"bcdp tables: unknown table(s) {unknown}; known: {', '.join(REGISTRY)}", file=sys.stderr)
+        print(f"bcdp tables: unknown table(s) {unknown}; known: {', '.join(known)}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    for path in write_tables(args.names or None, Path(args.out)):
-        print(f"wrote {path}")
+    if args.trials < 1:
+        print("bcdp tables: --trials must be >= 1", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    names = args.names or known
+    exact = [n for n in names if n != "fig3"]
+    if exact:
+        for path in write_tables(exact, Path(args.out)):
+            print(f"wrote {path}")
+    if "fig3" in names:
+        from .fig3 import write_fig3
+
+        for path in write_fig3(Path(args.out), trials=args.trials, seed=args.seed, workers=args.workers):
+            print(f"wrote {path}")
     return EXIT_OK
 
 
@@ -163,6 +177,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("tables", help="regenerate tables")
     p.add_argument("names", nargs="*", help="table names (default: all)")
     p.add_argument("--out", default="tables", help="output directory (default: ./tables)")
+    p.add_argument("--trials", type=int, default=1000, help="fig3: trials per q (default 1000)")
+    p.add_argument("--seed", type=int, default=0, help="fig3: seed (default 0)")
+    p.add_argument("--workers", type=int, default=2, help="fig3: worker processes (default 2)")
     p.set_defaults(func=cmd_tables)
     p = sub.add_parser("reproduce", help="all checks and tables at their quick defaults")
     p.add_argument("--out", default="bcdp-reproduce", help="where to write tables (default: ./bcdp-reproduce)")

@@ -55,13 +55,15 @@ def duchi_l2_constant(d: int, eps: float, radius: float, constant: str = "unbias
     raise ValueError(f"constant must be 'unbiased' or 'paper', not {constant!r}")
 
 
-def duchi_l2(x: np.ndarray, eps: float, radius: float, rng: np.random.Generator, *,
-             constant: str = "unbiased") -> np.ndarray:
-    """Mechanism 2 on every row of ``x`` (shape (n, d), rows in the l2 ball of ``radius``).
+def _duchi_l2_core(x: np.ndarray, eps: float, radius: float, rng: np.random.Generator,
+                   constant: str) -> tuple[np.ndarray, np.ndarray]:
+    """Row coefficients and Gaussian draws with Z_j = coef_j * g_j (shared by the samplers).
 
-    Returns the (n, d) privatized rows.  Vectorised: one (n, d) Gaussian draw normalised to the
-    sphere, reflected into the required hemisphere (reflection u -> -u is a measure-preserving
-    bijection between the two open hemispheres, so the result is uniform on the right one).
+    u_j = g_j/|g_j| is uniform on the sphere; Z_j must lie in the hemisphere
+    {z : (2K-1)(2S-1) z^T v_j > 0}, so u_j is reflected (u -> -u, a measure-preserving bijection
+    between the open hemispheres) when it lies on the wrong side: coef_j = B s_j / |g_j| with
+    s_j = (2K-1)(2S-1) sign(g_j^T v_j).  For v_j = 0, S is a fair coin independent of everything
+    else, so the hemisphere's axis is irrelevant and Z_j is uniform on the whole sphere: s_j = 1.
     """
     x = np.asarray(x, dtype=float)
     if x.ndim != 2:
@@ -71,24 +73,38 @@ def duchi_l2(x: np.ndarray, eps: float, radius: float, rng: np.random.Generator,
     n, d = x.shape
     B = duchi_l2_constant(d, eps, radius, constant)
     norms = np.sqrt(np.einsum("ij,ij->i", x, x))
-    if np.any(norms > radius * (1 + 1e-12)):
-        bad = int(np.argmax(norms > radius * (1 + 1e-12)))
+    too_big = norms > radius * (1 + 1e-12)
+    if too_big.any():
+        bad = int(np.argmax(too_big))
         raise ValueError(f"row {bad} has l2 norm {norms[bad]} > radius {radius}")
     p_keep = 1.0 / (1.0 + math.exp(-eps))  # e^a/(e^a+1) without overflow
     K = rng.random(n) < p_keep
     S = rng.random(n) < 0.5 + np.minimum(norms, radius) / (2 * radius)
-    direction = np.empty_like(x)
-    nz = norms > 0
-    direction[nz] = x[nz] / norms[nz, None]
-    if np.any(~nz):  # v = 0: S is a fair coin, any fixed direction gives mean 0; use a random one
-        g0 = rng.standard_normal((int((~nz).sum()), d))
-        direction[~nz] = g0 / np.linalg.norm(g0, axis=1, keepdims=True)
-    sign = np.where(K == S, 1.0, -1.0)  # (2K-1)(2S-1): Z must satisfy sign * z^T x/|x| > 0
     g = rng.standard_normal((n, d))
-    u = g / np.linalg.norm(g, axis=1, keepdims=True)
-    side = np.einsum("ij,ij->i", u, direction) * sign
-    u[side < 0] *= -1.0
-    return B * u
+    side = np.einsum("ij,ij->i", g, x)
+    sign = np.where(K == S, 1.0, -1.0) * np.where(side < 0, -1.0, 1.0)
+    sign[norms == 0] = 1.0
+    coef = (B * sign) / np.sqrt(np.einsum("ij,ij->i", g, g))
+    return coef, g
+
+
+def duchi_l2(x: np.ndarray, eps: float, radius: float, rng: np.random.Generator, *,
+             constant: str = "unbiased") -> np.ndarray:
+    """Mechanism 2 on every row of ``x`` (shape (n, d), rows in the l2 ball of ``radius``).
+
+    Returns the (n, d) privatized rows.  Vectorised over rows: one (n, d) Gaussian draw,
+    normalised to the sphere of radius B and reflected into the required hemisphere.
+    """
+    coef, g = _duchi_l2_core(x, eps, radius, rng, constant)
+    return coef[:, None] * g
+
+
+def duchi_l2_sum(x: np.ndarray, eps: float, radius: float, rng: np.random.Generator, *,
+                 constant: str = "unbiased") -> np.ndarray:
+    """sum_j Mechanism2(x_j): the same draws as :func:`duchi_l2`, summed over rows without
+    materialising the (n, d) output (one matrix-vector product)."""
+    coef, g = _duchi_l2_core(x, eps, radius, rng, constant)
+    return coef @ g
 
 
 def stage_budgets(c_sorted: Sequence[float]) -> np.ndarray:
