@@ -139,6 +139,10 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
     for path in written:
         note = status.get(path.name, "no golden copy to compare")
         print(f"  {path}  [{note}]")
+    fig3_status = _reproduce_fig3(Path(args.out), golden, args.fig3_trials)
+    print(f"  fig3 ({args.fig3_trials} trials per q re-run): {fig3_status}")
+    if fig3_status.startswith("differs"):
+        status["fig3_trials.csv"] = "differs"
     differing = [k for k, v in status.items() if v != "match"]
     print("\n== summary ==")
     print(f"claim checks: {len(results) - len(failed)}/{len(results)} passed"
@@ -152,6 +156,28 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
     ok = not failed and not differing
     print("ALL PASSED" if ok else "SOME CHECKS FAILED")
     return EXIT_OK if ok else EXIT_FAILED
+
+
+def _reproduce_fig3(out: Path, golden: Path, trials: int) -> str:
+    """Quick Fig. 3 run; its trials must equal the first ones of the committed full run."""
+    import csv
+
+    from .fig3 import write_fig3
+
+    write_fig3(out, trials=trials, seed=0, workers=2, progress=False)
+    gold = golden / "fig3_trials.csv"
+    if not gold.exists():
+        return "no golden copy to compare"
+    with open(out / "fig3_trials.csv") as fh:
+        fresh = list(csv.reader(fh))[1:]
+    with open(gold) as fh:
+        committed = {(r[0], r[2]): r for r in list(csv.reader(fh))[1:]}
+    bad = 0
+    for row in fresh:
+        ref = committed.get((row[0], row[2]))
+        if ref is None or any(abs(float(a) - float(b)) > 1e-9 * abs(float(b)) for a, b in zip(row[3:], ref[3:])):
+            bad += 1
+    return "match" if bad == 0 else f"differs ({bad} of {len(fresh)} trials)"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -184,6 +210,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("reproduce", help="all checks and tables at their quick defaults")
     p.add_argument("--out", default="bcdp-reproduce", help="where to write tables (default: ./bcdp-reproduce)")
     p.add_argument("--golden", default="tables", help="golden tables to compare with (default: ./tables)")
+    p.add_argument("--fig3-trials", type=int, default=20, help="Fig. 3 trials per q in the quick run (default 20)")
     p.set_defaults(func=cmd_reproduce)
     return parser
 
