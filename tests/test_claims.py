@@ -25,6 +25,7 @@ EXPECTED_MODULES = {
     "proofs_checks.prop6_linear_constraint",
     "proofs_checks.thm2_allocation_privacy",
     "proofs_checks.thm2_tie_knife_edge",
+    "proofs_checks.thm2_privacy_enumeration",
     "proofs_checks.cor1_closed_forms",
     "proofs_checks.erratum_cor1_eq19",
     "proofs_checks.erratum_thm2_c1_remark",
