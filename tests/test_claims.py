@@ -29,6 +29,9 @@ EXPECTED_MODULES = {
     "proofs_checks.cor1_closed_forms",
     "proofs_checks.erratum_cor1_eq19",
     "proofs_checks.erratum_thm2_c1_remark",
+    "proofs_checks.mech2_unbiased",
+    "proofs_checks.mech2_privacy",
+    "proofs_checks.erratum_eq64_variance",
 }
 
 #: Verdicts expected for the checks above (a change is a finding, not noise).
@@ -36,6 +39,8 @@ EXPECTED_VERDICTS = {name: "confirmed" for name in EXPECTED_MODULES}
 EXPECTED_VERDICTS["proofs_checks.erratum_example1_parameter_range"] = "erratum"
 EXPECTED_VERDICTS["proofs_checks.erratum_cor1_eq19"] = "erratum"
 EXPECTED_VERDICTS["proofs_checks.erratum_thm2_c1_remark"] = "erratum"
+EXPECTED_VERDICTS["proofs_checks.mech2_unbiased"] = "erratum"
+EXPECTED_VERDICTS["proofs_checks.erratum_eq64_variance"] = "erratum"
 
 
 def test_expected_check_modules_exist():
