@@ -32,6 +32,7 @@ EXPECTED_MODULES = {
     "proofs_checks.mech2_unbiased",
     "proofs_checks.mech2_privacy",
     "proofs_checks.erratum_eq64_variance",
+    "proofs_checks.rdp_conversions_sound",
 }
 
 #: Verdicts expected for the checks above (a change is a finding, not noise).
