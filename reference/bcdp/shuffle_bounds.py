@@ -323,14 +323,14 @@ def binomial_central_moments(n: int, p: Any, r_max: int, *, dps: int = DEFAULT_D
     moments b_j = p q^j + q (-p)^j give the Bernoulli cumulants c_j (moment-cumulant recursion),
     the binomial cumulants are n c_j, and the central moments follow from
     mu_r = sum_{j=2}^r C(r-1, j-1) n c_j mu_{r-j}; O(r_max^2) operations, computed with
-    r_max + 30 guard digits.  ``auto``: direct for n <= 4000, cumulant above.  Both are tested
+    r_max + 30 guard digits.  ``auto``: direct for n <= 200, cumulant above.  Both are tested
     against exact Fractions for rational p.
     """
     n = _check_n(n)
     if r_max < 0:
         raise ShuffleParameterError("r_max must be >= 0")
     if method == "auto":
-        method = "direct" if n <= 4000 else "cumulant"
+        method = "direct" if n <= 200 else "cumulant"
     if method == "direct":
         with mpmath.workdps(dps + 20):
             pp = _mp(p)
