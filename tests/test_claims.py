@@ -32,6 +32,7 @@ EXPECTED_MODULES = {
     "proofs_checks.mech2_unbiased",
     "proofs_checks.mech2_privacy",
     "proofs_checks.erratum_eq64_variance",
+    "proofs_checks.alg3_least_squares_unbiased",
     "proofs_checks.rdp_conversions_sound",
 }
 
