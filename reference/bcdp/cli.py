@@ -5,6 +5,7 @@ Commands:
   bcdp audit FILE.json [--json]    exact LDP/BDP/CDP/BCDP/dependence of a finite mechanism
   bcdp allocate --delta D1,D2,... --eps E --q Q [--zeta Z | --optimal] [--json]
                                    Theorem 2 budgets c (eq. 16) and the eq. (17) objective, exact
+  bcdp zcdp to-dp --rho R --delta D [--json]   certified rho-zCDP -> (eps, delta) conversions
   bcdp tables [NAME ...] [--out D] [--trials N] [--seed S]
                                    regenerate the golden tables (default: ./tables); fig3 is the
                                    Monte Carlo experiment of App. B.1 (1000 trials by default)
@@ -97,6 +98,32 @@ def cmd_allocate(args: argparse.Namespace) -> int:
     print(f"eq. (17) objective: {obj['float'] if isinstance(obj['float'], str) else format(obj['float'], '.15g')}")
     for key, value in extra.items():
         print(f"{key}: {value}")
+    return EXIT_OK
+
+
+def cmd_zcdp_to_dp(args: argparse.Namespace) -> int:
+    from .rdp_conversion import RdpConversionError, zcdp_to_dp
+
+    out = {"rho": None, "delta": None, "epsilon": {}, "details": {}}
+    try:
+        for method in ("cks", "bun-steinke"):
+            res = zcdp_to_dp(args.rho, args.delta, method)
+            out["epsilon"][method] = res.epsilon_certified_upper
+            out["details"][method] = {"alpha_star": res.alpha_star, "source": res.source,
+                                      "enclosure": list(res.enclosure)}
+    except (RdpConversionError, ValueError, TypeError) as exc:
+        print(f"bcdp zcdp to-dp: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    out["rho"], out["delta"] = float(args.rho), float(args.delta)
+    out["certification"] = ("each epsilon is the upper end of an mpmath.iv interval evaluation (200 bits) of "
+                            "the conversion at the chosen alpha, rounded up to the next float; rho and delta "
+                            "are read exactly from their decimal strings")
+    if args.json:
+        print(json.dumps(out, indent=2))
+    else:
+        print(f"rho = {args.rho}, delta = {args.delta}")
+        for method, eps in out["epsilon"].items():
+            print(f"  {method:<12} epsilon <= {eps!r}  (alpha* = {out['details'][method]['alpha_star']})")
     return EXIT_OK
 
 
@@ -200,6 +227,13 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--optimal", action="store_true", help="minimise the eq. (17) objective")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_allocate)
+    p = sub.add_parser("zcdp", help="zero-concentrated DP conversions")
+    zsub = p.add_subparsers(dest="zcdp_command", required=True)
+    z = zsub.add_parser("to-dp", help="rho-zCDP -> (eps, delta)-DP, certified (CKS and Bun-Steinke)")
+    z.add_argument("--rho", required=True, help="rho >= 0 (decimal string, read exactly)")
+    z.add_argument("--delta", required=True, help="delta in (0, 1) (decimal string, read exactly)")
+    z.add_argument("--json", action="store_true", help="print one JSON object")
+    z.set_defaults(func=cmd_zcdp_to_dp)
     p = sub.add_parser("tables", help="regenerate tables")
     p.add_argument("names", nargs="*", help="table names (default: all)")
     p.add_argument("--out", default="tables", help="output directory (default: ./tables)")
