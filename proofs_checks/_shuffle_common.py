@@ -25,8 +25,13 @@ EQ_TOL = mpmath.mpf(10) ** -45
 
 def s(x: Any, digits: int = 12) -> str:
     """A number as a decimal string (``inf`` for infinities)."""
-    if isinstance(x, (int, Fraction)):
+    if isinstance(x, int):
         return str(x)
+    if isinstance(x, Fraction):
+        if x.denominator < 10 ** 12 and abs(x.numerator) < 10 ** 12:
+            return str(x)
+        with mpmath.workdps(digits + 10):
+            return mpmath.nstr(mpmath.mpf(x.numerator) / x.denominator, digits)
     x = mpmath.mpf(x)
     if mpmath.isinf(x):
         return "inf" if x > 0 else "-inf"
