@@ -756,7 +756,7 @@ def lemma541_subsampled(zeta_pow: Callable[[int], Any], gamma: Any, alpha: Any, 
         return +val
 
 
-THM541_VARIANTS = ("thesis", "girgis_code", "koskela")
+THM541_VARIANTS = ("thesis", "girgis_code", "koskela", "k_unbarred")
 
 
 def thm541_upper(n: int, k: int, eps0: Any, alpha: Any, *, variant: str = "thesis",
@@ -775,7 +775,9 @@ def thm541_upper(n: int, k: int, eps0: Any, alpha: Any, *, variant: str = "thesi
 
     ``variant`` (module doc): ``"thesis"``, ``"girgis_code"`` (anchors.md A4: no floor, j = 2 term
     C(alpha,2) gamma^2 (E-1/E)^2/kbar, tail (1+gamma(E-1))^alpha - 1 - gamma(E-1), k = gamma n),
-    ``"koskela"`` (anchors.md A5: c/2 in the tail).  ``kbar_floor`` overrides the variant's floor.
+    ``"koskela"`` (anchors.md A5: c/2 in the tail).  ``"k_unbarred"``: k in place of kbar (the other
+    reading of the extraction; refuted by the exact subsampled 2RR value, see the check).
+    ``kbar_floor`` overrides the variant's floor.
     """
     n, k = _check_nk(n, k)
     e = _check_eps0(eps0)
@@ -785,7 +787,7 @@ def thm541_upper(n: int, k: int, eps0: Any, alpha: Any, *, variant: str = "thesi
     if mpmath.isinf(e):
         return mpmath.inf
     floor = (variant != "girgis_code") if kbar_floor is None else kbar_floor
-    kb = kbar(k, eps0, floor=floor, dps=dps)
+    kb = k if variant == "k_unbarred" else kbar(k, eps0, floor=floor, dps=dps)
     with mpmath.workdps(dps + 10):
         E = mpmath.exp(_mp(eps0))
         g = mpmath.mpf(k) / n
@@ -799,7 +801,7 @@ def thm541_upper(n: int, k: int, eps0: Any, alpha: Any, *, variant: str = "thesi
         for j in range(3, a + 1):
             s += mpmath.binomial(a, j) * g ** j * j * mpmath.gamma(mpmath.mpf(j) / 2) * y ** (mpmath.mpf(j) / 2)
         decay = mpmath.exp(-(k - 1) / (8 * E))
-        if variant == "thesis":
+        if variant in ("thesis", "k_unbarred"):
             tail = upsilon(a, g * c, dps=dps + 10) * decay
         elif variant == "koskela":
             tail = upsilon(a, g * c / 2, dps=dps + 10) * decay
@@ -928,8 +930,8 @@ def thm541_upper_float(n: int, k: int, eps0: float, alphas: Sequence[int] | np.n
     n, k = _check_nk(n, k)
     e = float(_check_eps0(eps0))
     arr = _alphas_int(alphas)
-    if variant not in THM541_VARIANTS:
-        raise ShuffleParameterError(f"unknown variant {variant!r} {THM541_VARIANTS}")
+    if variant not in THM541_VARIANTS[:3]:
+        raise ShuffleParameterError(f"unknown variant {variant!r} {THM541_VARIANTS[:3]}")
     if math.isinf(e):
         return np.full(arr.shape, np.inf)
     if e == 0:
