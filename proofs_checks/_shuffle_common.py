@@ -109,7 +109,9 @@ TWINS: dict[str, tuple[str, str]] = {
                     "proofs_checks.thesis_thm533_lower"),
     "533_nbar": ("(5.9) with nbar for n", "proofs_checks.thesis_thm533_lower"),
     "540_printed": ("(5.40) as printed, M(D)/M(D') - 1 = affine", "proofs_checks.thesis_erratum_eq540"),
-    "541_no_floor": ("Thm 5.4.1 with kbar unfloored", "proofs_checks.thesis_thm541_subsampled_upper"),
+    "541_no_floor": ("Thm 5.4.1 with kbar unfloored -- NOT rejected by the oracle on the check's instances "
+                     "(no tight step exists in the ternary chain); rejected only by the proof's integrality",
+                     "proofs_checks.thesis_thm541_subsampled_upper"),
     "541_dropped_alpha": ("Upsilon with the alpha factor dropped",
                           "proofs_checks.thesis_thm541_subsampled_upper"),
     "542_kbar": ("Thm 5.4.2 with kbar for k", "proofs_checks.thesis_thm542_subsampled_lower"),

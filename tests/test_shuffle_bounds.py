@@ -1,0 +1,329 @@
+"""bcdp.shuffle_bounds (thesis Ch. 5 closed forms) and bcdp.shuffle_symbolic.
+
+* Input validation: clear errors, conditions enforced, inf for eps0 = inf, never NaN.
+* Independent computations: exact Fraction central moments; the exact oracles of
+  bcdp.shuffle_exact; golden values computed independently by the thesis notes
+  (shared/notes/thesis_part1.md Sec. 8 and thesis_part2.md Sec. 3.2-3.3, their own mpmath code), cited
+  per test; the float64 path against the mpmath path.
+* Each bad twin of proofs_checks/_shuffle_common.py is rejected by the computation its check uses.
+The slow sweep (random K-ary kernels vs (5.4), hypothesis) runs with -m slow.
+"""
+
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+from math import comb
+
+import mpmath
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from bcdp import shuffle_bounds as sb
+from bcdp import shuffle_symbolic as ss
+
+DPS = 60
+
+
+def mp(x) -> mpmath.mpf:
+    return mpmath.mpf(x)
+
+
+# -- validation ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("fn", [sb.thm531_upper, sb.cor532_lower, sb.thm533_lower])
+@pytest.mark.parametrize("bad", [dict(n=0), dict(eps0=-0.1), dict(alpha=1), dict(alpha=0.5),
+                                 dict(alpha=float("nan")), dict(eps0=float("nan")), dict(alpha=2.5),
+                                 dict(n=2.5), dict(alpha=float("inf"))])
+def test_integer_order_bounds_reject_bad_input(fn, bad):
+    args = dict(n=100, eps0=1.0, alpha=3)
+    args.update(bad)
+    with pytest.raises(sb.ShuffleParameterError):
+        fn(args["n"], args["eps0"], args["alpha"])
+
+
+@pytest.mark.parametrize("fn", [sb.thm532_upper, sb.efm19_upper])
+@pytest.mark.parametrize("alpha", [1, 0.99, float("nan")])
+def test_real_order_bounds_reject_alpha_le_one(fn, alpha):
+    with pytest.raises(sb.ShuffleParameterError):
+        fn(100, 1.0, alpha)
+
+
+def test_cor531_condition_enforced():
+    # 16 e^{2.5} * 9 = 1754 > 1000 (thesis_part2.md Sec. 2.3 'practical note')
+    with pytest.raises(sb.ValidityConditionError):
+        sb.cor531_upper(1000, 0.5, 2)
+    assert sb.cor531_condition(145, 0, 2) and not sb.cor531_condition(144, 0, 2)  # 9 * 16 = 144
+    assert sb.cor531_upper(145, 0, 2) == 0
+
+
+def test_subsampled_input_checks():
+    with pytest.raises(sb.ShuffleParameterError):
+        sb.thm541_upper(10, 11, 1, 2)
+    with pytest.raises(sb.ValidityConditionError):
+        sb.thm544_ternary(1, 1, 2)
+    with pytest.raises(sb.ValidityConditionError):
+        sb.thm544_ternary(5, 0, 2)
+    with pytest.raises(sb.ShuffleParameterError):
+        sb.thm541_upper(10, 5, 1, 2, variant="nope")
+
+
+def test_infinite_eps0_gives_inf_never_nan():
+    inf = float("inf")
+    for v in (sb.thm531_upper(10, inf, 3), sb.thm532_upper(10, inf, 2.5), sb.efm19_upper(10, inf, 2),
+              sb.thm533_lower(10, inf, 3), sb.cor532_lower(10, inf, 3), sb.thm541_upper(10, 5, inf, 3),
+              sb.thm542_lower(10, 5, inf, 3)):
+        assert mpmath.isinf(v) and v > 0
+    assert mpmath.isinf(sb.thm532_upper(10, 1, inf))
+    for arr in (sb.thm531_upper_float(10, inf, [2, 3]), sb.thm541_upper_float(10, 5, inf, [2])):
+        assert np.all(np.isinf(arr))
+
+
+@pytest.mark.parametrize("n,eps0,alpha", [(10 ** 7, 10.0, 2), (10 ** 7, 0.01, 256), (2, 8.0, 64), (1, 0.0, 5)])
+def test_extreme_arguments_finite_or_inf(n, eps0, alpha):
+    for v in (sb.thm531_upper(n, eps0, alpha, dps=30), sb.thm532_upper(n, eps0, alpha, dps=30),
+              sb.thm533_lower(n, eps0, alpha, dps=30)):
+        assert not mpmath.isnan(v) and v >= 0
+    assert not np.any(np.isnan(sb.thm531_upper_float(n, eps0, [alpha])))
+
+
+# -- nbar --------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("n", [1, 2, 3, 10, 11, 1001])
+def test_nbar_at_eps0_zero_is_exact(n):
+    assert sb.nbar(n, 0) == (n - 1) // 2 + 1
+    assert sb.nbar(n, 0, floor=False) == mp(n - 1) / 2 + 1
+
+
+def test_nbar_matches_fraction_floor_for_rational_exponentials():
+    # E = 2 via eps0 = log 2 at 100 digits: floor((n-1)/4) + 1
+    with mpmath.workdps(100):
+        e = mpmath.log(2)
+    for n in range(1, 60):
+        assert sb.nbar(n, e) == (n - 1) // 4 + 1
+    assert sb.nbar(5, e, chernoff_gamma=Fraction(1, 4)) == math.floor(Fraction(3, 4) * 4 / 2) + 1
+
+
+# -- central moments -----------------------------------------------------------------------------
+
+def exact_central_moments(n: int, p: Fraction, r_max: int) -> list[Fraction]:
+    mean = n * p
+    out = [Fraction(0)] * (r_max + 1)
+    for k in range(n + 1):
+        w = comb(n, k) * p ** k * (1 - p) ** (n - k)
+        for r in range(r_max + 1):
+            out[r] += w * (k - mean) ** r
+    return out
+
+
+@pytest.mark.parametrize("method", ["direct", "cumulant"])
+@pytest.mark.parametrize("n,p", [(1, Fraction(1, 3)), (5, Fraction(1, 3)), (40, Fraction(2, 7)), (250, Fraction(1, 6)),
+                                 (30, Fraction(1, 2))])
+def test_binomial_central_moments_equal_fractions(method, n, p):
+    r_max = 24
+    exact = exact_central_moments(n, p, r_max)
+    with mpmath.workdps(DPS):
+        got = sb.binomial_central_moments(n, p, r_max, method=method)
+        ex = [mp(x.numerator) / x.denominator for x in exact]
+        for r in range(r_max):
+            # absolute error against E|k - np|^r (Cauchy-Schwarz scale sqrt(mu_{r-1} mu_{r+1}) for odd r)
+            scale = ex[r] if r % 2 == 0 else mpmath.sqrt(ex[r - 1] * ex[r + 1])
+            assert abs(got[r] - ex[r]) <= mp(10) ** -50 * max(scale, mp(10) ** -300)
+
+
+# -- float path ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("n,eps0", [(10, 0.5), (1000, 1.0), (10 ** 6, 2.0), (50, 0.0)])
+def test_float_twins_match_mpmath(n, eps0):
+    alphas = [2, 3, 7, 16, 64]
+    f531 = sb.thm531_upper_float(n, eps0, alphas)
+    for a, v in zip(alphas, f531):
+        assert v == pytest.approx(float(sb.thm531_upper(n, eps0, a)), rel=1e-11, abs=1e-300)
+    f532 = sb.thm532_upper_float(n, eps0, [1.5, 2, 7.7])
+    for a, v in zip([1.5, 2, 7.7], f532):
+        assert v == pytest.approx(float(sb.thm532_upper(n, eps0, a)), rel=1e-11)
+    assert sb.efm19_upper_float(n, eps0, [3])[0] == pytest.approx(float(sb.efm19_upper(n, eps0, 3)), rel=1e-12)
+    if eps0 > 0:
+        for variant in ("thesis", "girgis_code", "koskela"):
+            k = max(1, n // 10)
+            fl = sb.thm541_upper_float(n, k, eps0, alphas, variant=variant)
+            for a, v in zip(alphas, fl):
+                assert v == pytest.approx(float(sb.thm541_upper(n, k, eps0, a, variant=variant)), rel=1e-10)
+
+
+def test_cap_is_min_with_eps0():
+    v = sb.thm531_upper(3, 1, 5)
+    assert v > 1 and sb.thm531_upper(3, 1, 5, cap=True) == 1
+    small = sb.thm531_upper(10 ** 5, 1, 2)
+    assert sb.thm531_upper(10 ** 5, 1, 2, cap=True) == small
+    assert np.all(sb.thm531_upper_float(3, 1.0, [5, 6], cap=True) == 1.0)
+
+
+# -- golden values computed independently by the thesis notes ------------------------------------
+
+L2 = "0.693147180559945309417232121458176568075500134360255254120680009493393621969694715605863326996418687"
+
+
+@pytest.mark.parametrize("n,alpha,lower,ub1,ub2", [
+    # thesis_part1.md Sec. 8, e^{eps0} = 2 (their mpmath code): (5.9), (5.4), (5.7)
+    (3, 2, "0.154150679827258", "1.6154175", "4.0626498"),
+    (3, 3, "0.21190712338818", "1.272076", "4.5004354"),
+    (3, 5, "0.300471824458729", "1.1517906", "6.25"),
+    (40, 2, "0.0124225199985572", "0.33612654", "0.610494"),
+    (40, 3, "0.0184822820964752", "0.333749", "0.57507004"),
+    (40, 5, "0.030310067169775", "0.42982795", "0.67665601"),
+])
+def test_golden_values_thesis_notes_e2(n, alpha, lower, ub1, ub2):
+    e = mp(L2)
+    assert float(sb.thm533_lower(n, e, alpha)) == pytest.approx(float(lower), rel=1e-13)
+    assert float(sb.thm531_upper(n, e, alpha)) == pytest.approx(float(ub1), rel=5e-7)
+    assert float(sb.thm532_upper(n, e, alpha)) == pytest.approx(float(ub2), rel=5e-7)
+
+
+@pytest.mark.parametrize("eps0,alpha,fwd,ub1,cor,ub2,efm", [
+    # thesis_part2.md Sec. 3.2, n = 1000 (their table1000.py, mpmath dps 40)
+    ("0.5", 2, 2.55219e-4, 8.42061e-4, 1.68194e-3, 5.55563e-3, 1.24384e-2),
+    ("1", 16, 8.59782e-3, 0.133117, 5.88406e-2, 0.273854, 5.15842),
+    ("2", 32, 7.98751e-2, 1.51936, 0.142147, 19.8291, 7787.70),
+])
+def test_golden_values_thesis_notes_n1000(eps0, alpha, fwd, ub1, cor, ub2, efm):
+    e = mp(eps0)
+    assert float(sb.thm533_lower(1000, e, alpha)) == pytest.approx(fwd, rel=1e-5)
+    assert float(sb.thm531_upper(1000, e, alpha)) == pytest.approx(ub1, rel=1e-5)
+    assert float(sb.cor531_upper(1000, e, alpha, enforce=False)) == pytest.approx(cor, rel=1e-5)
+    assert float(sb.thm532_upper(1000, e, alpha)) == pytest.approx(ub2, rel=1e-5)
+    assert float(sb.efm19_upper(1000, e, alpha)) == pytest.approx(efm, rel=1e-5)
+
+
+@pytest.mark.parametrize("n,k,eps0,alpha,lower,upper", [
+    # thesis_part1.md Sec. 8 (Thm 5.4.2 = exact, Thm 5.4.1)
+    (10, 4, 1, 5, 0.102945931364, 1.29761),
+    (20, 5, "0.5", 3, 0.00478338031212, 0.133555),
+    (12, 12, 1, 2, 0.0866486304129, 1.75431),
+])
+def test_golden_values_subsampled(n, k, eps0, alpha, lower, upper):
+    assert float(sb.thm542_lower(n, k, mp(eps0), alpha)) == pytest.approx(lower, rel=1e-10)
+    assert float(sb.thm541_upper(n, k, mp(eps0), alpha)) == pytest.approx(upper, rel=5e-6)
+
+
+def test_girgis_code_variant_matches_anchor_values():
+    # anchors.md A4: author's code at eps0 = 1, n = 6e4, q = 1/6: lambda = 2 -> 8.3386e-5,
+    # lambda = 20 -> 1.1943e-3; thesis formula 6.5587e-5, 1.0200e-3 (values computed for the notes)
+    n, k = 60000, 10000
+    assert float(sb.thm541_upper(n, k, 1, 2, variant="girgis_code")) == pytest.approx(8.3386e-5, rel=1e-4)
+    assert float(sb.thm541_upper(n, k, 1, 20, variant="girgis_code")) == pytest.approx(1.1943e-3, rel=1e-4)
+    assert float(sb.thm541_upper(n, k, 1, 2)) == pytest.approx(6.5587e-5, rel=1e-4)
+    assert float(sb.thm541_upper(n, k, 1, 20)) == pytest.approx(1.0200e-3, rel=1e-4)
+
+
+# -- structure -----------------------------------------------------------------------------------
+
+def test_interpolation_5_6():
+    f = lambda j: sb.thm531_upper(200, 1, j)  # noqa: E731
+    assert sb.interpolate_real_alpha(f, 4) == f(4)
+    a = mp("3.25")
+    with mpmath.workdps(DPS):
+        want = (mp("0.75") * 2 * f(3) + mp("0.25") * 3 * f(4)) / (a - 1)
+        assert abs(sb.interpolate_real_alpha(f, a) - want) < mp(10) ** -55
+        # 1 < alpha < 2: only the ceil term, (alpha - 1) eps(2) / (alpha - 1) = eps(2)
+        assert abs(sb.interpolate_real_alpha(f, mp("1.5")) - f(2)) < mp(10) ** -55
+
+
+def test_thm541_equals_lemma541_of_543():
+    with mpmath.workdps(DPS):
+        for n, k, e, a in ((100, 7, mp("0.3"), 6), (10 ** 4, 500, mp(2), 9)):
+            direct = sb.thm541_upper(n, k, e, a)
+            via = sb.lemma541_subsampled(lambda lam: sb.thm544_ternary(k, e, lam), Fraction(k, n), a)
+            assert abs(direct / via - 1) < mp(10) ** -50
+
+
+def test_refined_tail_and_chernoff_gamma():
+    # refined tail <= printed tail; gamma = 1/2 is the default
+    for n, e, a in ((200, "0.3", 4), (5000, "1", 16)):
+        assert sb.thm531_upper(n, mp(e), a, tail="refined") <= sb.thm531_upper(n, mp(e), a)
+        assert sb.thm531_upper(n, mp(e), a, chernoff_gamma=Fraction(1, 2)) == sb.thm531_upper(n, mp(e), a)
+    assert sb.thm531_upper(10 ** 9, 1, 2, chernoff_gamma=Fraction(1, 100)) < sb.thm531_upper(10 ** 9, 1, 2)
+
+
+def test_symbolic_identities():
+    r = ss.ratio_identity_540()
+    assert r["residual_correct"] == 0 and r["residual_printed"] != 0
+    c = ss.chi_square_lemma535()
+    assert c["vertex_residual"] == 0 and c["rr_residual"] == 0
+    u = ss.upsilon_identity(12)
+    assert all(v == 0 for v in u["per_alpha_residuals"].values())
+    assert all(v == 0 for v in u["lemma541_of_543_minus_thm541"].values())
+    b = ss.bernoulli_central_moments_nonnegative(21)
+    assert all(v == 0 for v in b["odd_moment_residuals"].values()) and all(b["factor_identity"].values())
+    assert ss.claim_d11(25)["violations"] == []
+
+
+@settings(max_examples=60, deadline=None)
+@given(n=st.integers(1, 300), e=st.sampled_from(["0", "0.05", "0.3", "1", "2.5"]), a=st.integers(2, 12))
+def test_bound_chain(n, e, a):
+    """(5.10) <= (5.9) <= (5.4) and (5.9) <= (5.7), (5.8); (5.4) is non-increasing in n."""
+    with mpmath.workdps(DPS):
+        e = mp(e)
+        lo10, lo9 = sb.cor532_lower(n, e, a), sb.thm533_lower(n, e, a)
+        assert lo10 <= lo9 * (1 + mp(10) ** -45)
+        assert lo9 <= sb.thm531_upper(n, e, a) and lo9 <= sb.thm532_upper(n, e, a) and lo9 <= sb.efm19_upper(n, e, a) + mp(10) ** -50
+        assert sb.thm531_upper(n + 1, e, a) <= sb.thm531_upper(n, e, a)
+
+
+# -- bad twins (each rejected by the computation its check uses) ----------------------------------
+
+def test_bad_twins_rejected():
+    from bcdp import shuffle_exact as se
+    from proofs_checks import _shuffle_common as tw
+
+    with mpmath.workdps(DPS):
+        e2 = mp(2)
+        # 531_n_unbarred: below the exact 2RR value (n = 1000, eps0 = 2, alpha = 2)
+        assert se.rr_pair_rdp_mp(1000, 2, 2, "DDprime") > tw.twin_531_n_unbarred(1000, e2, 2)
+        # 531_no_floor: proof step (5.15) -- exact special-case moment at alpha = 2 on nbar points
+        e = mpmath.log(mp(3) / 2)
+        nb, nb_free = sb.nbar(30, e), sb.nbar(30, e, floor=False)
+        assert nb_free > nb
+        exact = mpmath.exp(se.rr_pair_rdp_mp(nb, e, 2, "DprimeD"))
+        assert abs(exact / sb.thm535_special_case(nb, e, 2) - 1) < mp(10) ** -50
+        assert exact > tw.twin_535_at(nb_free, e, 2)
+        # 533_swapped / 533_nbar
+        assert abs(sb.thm533_lower(10, Fraction(1), 3) - se.rr_pair_rdp_mp(10, 1, 3, "DDprime")) > mp(10) ** -10
+        assert tw.twin_533_nbar(100, mp(1), 64) > 1
+        # 540_printed, 541_dropped_alpha
+        assert ss.ratio_identity_540()["residual_printed"] != 0
+        assert all(v != 0 for v in ss.upsilon_identity(5)["dropped_alpha_factor_residuals"].values())
+        # 542_kbar / 542_swapped (n = k = 12, E = 2, alpha = 8)
+        rr = se.kary_rr_kernel(2, exp_eps0=Fraction(2))
+        D, Dp = (0,) * 12, (0,) * 11 + (1,)
+        fwd = se.subsampled_shuffled_rdp_exact(rr, D, Dp, 8, "uniform", 12, direction="DprimeD")
+        rev = se.subsampled_shuffled_rdp_exact(rr, D, Dp, 8, "uniform", 12, direction="DDprime")
+        lb = sb.thm542_lower(12, 12, mpmath.log(2), 8)
+        assert abs(lb / fwd - 1) < mp(10) ** -45 and abs(lb / rev - 1) > mp(10) ** -5
+        assert tw.twin_542_kbar(12, 12, mpmath.log(2), 8) > mpmath.log(2)
+    assert set(tw.TWINS) == {"531_no_floor", "531_n_unbarred", "533_swapped", "533_nbar", "540_printed",
+                             "541_no_floor", "541_dropped_alpha", "542_kbar", "542_swapped"}
+
+
+# -- slow sweep ----------------------------------------------------------------------------------
+
+@pytest.mark.slow
+@settings(max_examples=150, deadline=None)
+@given(seed=st.integers(0, 10 ** 6), E=st.sampled_from([Fraction(5, 4), Fraction(2), Fraction(4), Fraction(7)]),
+       K=st.integers(2, 4), B=st.integers(2, 4), n=st.integers(1, 8), a=st.integers(2, 8))
+def test_random_kary_kernels_below_thm531_and_thm532(seed, E, K, B, n, a):
+    from bcdp import shuffle_exact as se
+
+    rng = np.random.default_rng(seed)
+    kernel = se.random_ldp_kernel(rng, K, exp_eps0=E, n_outputs=B)
+    D = tuple(int(x) for x in rng.integers(0, K, size=n))
+    Dp = D[:-1] + ((D[-1] + 1) % K,)
+    with mpmath.workdps(DPS):
+        e = mpmath.log(mp(E.numerator) / E.denominator)
+        ex = max(se.shuffled_rdp_exact(kernel, D, Dp, a, direction=d) for d in ("DDprime", "DprimeD"))
+        assert ex <= sb.thm531_upper(n, e, a)
+        assert ex <= sb.thm532_upper(n, e, a)
+        assert ex <= sb.efm19_upper(n, e, a)
+        assert ex <= e * (1 + mp(10) ** -40)  # the eps0 cap is valid
