@@ -34,6 +34,23 @@ EXPECTED_MODULES = {
     "proofs_checks.erratum_eq64_variance",
     "proofs_checks.alg3_least_squares_unbiased",
     "proofs_checks.rdp_conversions_sound",
+    "proofs_checks.thesis_thm531_upper",
+    "proofs_checks.thesis_cor531_simplified",
+    "proofs_checks.thesis_rem532_real_alpha",
+    "proofs_checks.thesis_thm532_upper",
+    "proofs_checks.thesis_efm19_bound",
+    "proofs_checks.thesis_rem534_ub_comparison",
+    "proofs_checks.thesis_rem537_gap",
+    "proofs_checks.thesis_thm533_lower",
+    "proofs_checks.thesis_erratum_eq540",
+    "proofs_checks.thesis_cor532_lower",
+    "proofs_checks.thesis_thm534_reduction",
+    "proofs_checks.thesis_lemma533_monotonicity",
+    "proofs_checks.thesis_thm535_special_case",
+    "proofs_checks.thesis_thm541_subsampled_upper",
+    "proofs_checks.thesis_thm542_subsampled_lower",
+    "proofs_checks.thesis_thm544_ternary",
+    "proofs_checks.thesis_lemma541_subsampled",
 }
 
 #: Verdicts expected for the checks above (a change is a finding, not noise).
@@ -43,6 +60,10 @@ EXPECTED_VERDICTS["proofs_checks.erratum_cor1_eq19"] = "erratum"
 EXPECTED_VERDICTS["proofs_checks.erratum_thm2_c1_remark"] = "erratum"
 EXPECTED_VERDICTS["proofs_checks.mech2_unbiased"] = "erratum"
 EXPECTED_VERDICTS["proofs_checks.erratum_eq64_variance"] = "erratum"
+EXPECTED_VERDICTS["proofs_checks.thesis_cor531_simplified"] = "erratum"
+EXPECTED_VERDICTS["proofs_checks.thesis_rem534_ub_comparison"] = "erratum"
+EXPECTED_VERDICTS["proofs_checks.thesis_erratum_eq540"] = "erratum"
+EXPECTED_VERDICTS["proofs_checks.thesis_cor532_lower"] = "erratum"
 
 
 def test_expected_check_modules_exist():
