@@ -34,6 +34,7 @@ EXPECTED_MODULES = {
     "proofs_checks.erratum_eq64_variance",
     "proofs_checks.alg3_least_squares_unbiased",
     "proofs_checks.rdp_conversions_sound",
+    "proofs_checks.baseline_clones_and_kov",
     "proofs_checks.thesis_thm531_upper",
     "proofs_checks.thesis_cor531_simplified",
     "proofs_checks.thesis_rem532_real_alpha",
