@@ -635,19 +635,27 @@ def rr_pair_over_j_mp(n: int, eps0: Any, alpha: Any, dps: int = 50) -> list[tupl
         return [(+x, +y) for x, y in out]
 
 
-def _log_g_fast(beta: float, x: np.ndarray) -> np.ndarray:
-    """log((1+x)^beta - 1 - beta x) by the direct formula (expm1; log-form for large y).
-    Cheap; relative error ~ 2 eps/(|beta-1| |x|) per term, which costs ~1e-13/|beta-1| relative on
-    a sum dominated by |x| ~ 1/sqrt(n) (used for the scan over j; candidates are re-evaluated
-    with :func:`_log_g`)."""
+def _log_h1_fast(z: np.ndarray) -> np.ndarray:
+    """log(e^z - 1 - z) directly (expm1; log form for z > 30); ~2 eps/|z| relative error."""
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        y = beta * np.log1p(x)
-        bx = beta * x
-        if y.size == 0 or not np.max(y) > 30.0:
-            return np.log(np.maximum(np.expm1(y) - bx, 0.0))
-        direct = np.log(np.maximum(np.expm1(np.minimum(y, 700.0)) - bx, 0.0))
-        big = y + np.log1p(-(1.0 + bx) * np.exp(-np.maximum(y, 30.0)))
-        return np.where(y > 30.0, big, direct)
+        if z.size == 0 or not np.max(z) > 30.0:
+            return np.log(np.maximum(np.expm1(z) - z, 0.0))
+        return np.where(z > 30.0, z + np.log1p(-(1.0 + z) * np.exp(-np.maximum(z, 30.0))),
+                        np.log(np.maximum(np.expm1(np.minimum(z, 30.0)) - z, 0.0)))
+
+
+def _log_g_fast(beta: float, x: np.ndarray) -> np.ndarray:
+    """Cheap log((1+x)^beta - 1 - beta x): the two non-negative pieces of :func:`_log_g` evaluated
+    directly (no series).  Measured relative error <= 2e-14/|x| per term, independent of beta
+    (<= 1e-11 on sums dominated by |x| ~ 1/sqrt(n) at n = 1e7).  Used for the scan over j; the candidate
+    maximisers are re-evaluated with :func:`_log_g`."""
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        u = np.log1p(x)
+        if beta > 0:
+            phi = np.log(np.maximum((1 + x) * u - x, 0.0))
+            return np.logaddexp(math.log(beta - 1) + phi, u + _log_h1_fast((beta - 1) * u))
+        h2 = np.log(np.maximum(x - u, 0.0))
+        return np.logaddexp(_log_h1_fast(beta * u), math.log(-beta) + h2)
 
 
 def _all_pairs_chunk(N: int, p: float, q: float, e0: float, a: float, jj: np.ndarray, t: float,
@@ -829,7 +837,7 @@ def rr_all_pairs_rdp(n: int, eps0: float, alpha: float, *, chunk_elems: int = 40
     log-sum-exp of log M(D_j) + log g_beta(x), beta = alpha (DprimeD) or 1 - alpha (DDprime).
     Neglected tails are bounded by 2 e^{-L} (E^alpha + alpha E) and checked against every sum.
 
-    The scan over j uses the cheap :func:`_log_g_fast` (relative error ~1e-13/|beta - 1|) unless
+    The scan over j uses the cheap :func:`_log_g_fast` (relative error <= 2e-14/|x| per term) unless
     ``accurate=True``; j = 0 and every j within 1e-9 (relative) of a direction's maximum are then
     recomputed with the accurate :func:`_log_g`."""
     n = _check_n(n)
