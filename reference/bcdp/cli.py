@@ -5,6 +5,8 @@ Commands:
   bcdp audit FILE.json [--json]    exact LDP/BDP/CDP/BCDP/dependence of a finite mechanism
   bcdp allocate --delta D1,D2,... --eps E --q Q [--zeta Z | --optimal] [--json]
                                    Theorem 2 budgets c (eq. 16) and the eq. (17) objective, exact
+  bcdp rdp shuffle --n N --eps0 E --alpha 2,3,4.5 [--bound NAME | --exact] [--json]
+  bcdp rdp to-dp --n N --eps0 E --delta D [--rounds T] [--bound NAME | --exact] [--json]
   bcdp zcdp to-dp --rho R --delta D [--json]   certified rho-zCDP -> (eps, delta) conversions
   bcdp tables [NAME ...] [--out D] [--trials N] [--seed S]
                                    regenerate the golden tables (default: ./tables); fig3 is the
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from pathlib import Path
 
@@ -127,6 +130,57 @@ def cmd_zcdp_to_dp(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _parse_alphas(text: str) -> list[float]:
+    out = []
+    for part in text.split(","):
+        a = float(part)
+        if not math.isfinite(a) or a <= 1:
+            raise ValueError(f"alpha must be a finite number > 1, got {part!r}")
+        out.append(a)
+    return out
+
+
+def cmd_rdp_shuffle(args: argparse.Namespace) -> int:
+    from .rdp_cli import shuffle_curve
+
+    try:
+        if args.n < 1:
+            raise ValueError("n must be >= 1")
+        eps0 = str(args.eps0)
+        if not float(eps0) >= 0:
+            raise ValueError("eps0 must be >= 0")
+        out = shuffle_curve(args.n, eps0, _parse_alphas(args.alpha), None if args.exact or not args.bound else args.bound)
+    except (ValueError, TypeError, ArithmeticError) as exc:
+        print(f"bcdp rdp shuffle: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.json:
+        print(json.dumps(out, indent=2))
+    else:
+        print(f"n = {out['n']}, eps0 = {out['eps0']}: {out['source']}")
+        for p in out["curve"]:
+            extra = f"  pair {p['pair']}" if "pair" in p else ""
+            print(f"  alpha = {p['alpha']:<8g} epsilon = {p['epsilon']}{extra}")
+    return EXIT_OK
+
+
+def cmd_rdp_to_dp(args: argparse.Namespace) -> int:
+    from .rdp_cli import to_dp
+
+    try:
+        orders = [int(a) for a in args.orders.split(",")] if args.orders else list(range(2, 65))
+        out = to_dp(args.n, str(args.eps0), str(args.delta), args.rounds,
+                    None if args.exact or not args.bound else args.bound, args.method, orders)
+    except (ValueError, TypeError, ArithmeticError) as exc:
+        print(f"bcdp rdp to-dp: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    if args.json:
+        print(json.dumps(out, indent=2))
+    else:
+        print(f"n = {out['n']}, eps0 = {out['eps0']}, T = {out['rounds']}, delta = {out['delta']}: "
+              f"epsilon <= {out['epsilon']!r} (alpha* = {out['alpha_star']}, {out['method']})")
+    return EXIT_OK
+
+
 def cmd_tables(args: argparse.Namespace) -> int:
     from .tables import REGISTRY, write_tables
 
@@ -227,6 +281,29 @@ def build_parser() -> argparse.ArgumentParser:
     group.add_argument("--optimal", action="store_true", help="minimise the eq. (17) objective")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_allocate)
+    p = sub.add_parser("rdp", help="Renyi DP of the shuffle model (thesis Ch. 5)")
+    rsub = p.add_subparsers(dest="rdp_command", required=True)
+    r = rsub.add_parser("shuffle", help="RDP curve of n shuffled eps0-LDP reports")
+    r.add_argument("--n", type=int, required=True)
+    r.add_argument("--eps0", required=True)
+    r.add_argument("--alpha", required=True, help="comma-separated orders > 1, e.g. 2,3,4.5,64")
+    g = r.add_mutually_exclusive_group()
+    g.add_argument("--bound", help="a bound: thm5.3.1, cor5.3.1, thm5.3.2, efm19, lower5.3.3, lower5.3.2")
+    g.add_argument("--exact", action="store_true", help="exact sup over all neighbouring pairs (default)")
+    r.add_argument("--json", action="store_true")
+    r.set_defaults(func=cmd_rdp_shuffle)
+    r = rsub.add_parser("to-dp", help="compose over T rounds and convert to (eps, delta), certified")
+    r.add_argument("--n", type=int, required=True)
+    r.add_argument("--eps0", required=True)
+    r.add_argument("--delta", required=True)
+    r.add_argument("--rounds", type=int, default=1)
+    r.add_argument("--orders", help="comma-separated integer orders (default 2..64)")
+    r.add_argument("--method", default="cks", choices=["cks", "mironov", "asoodeh"])
+    g = r.add_mutually_exclusive_group()
+    g.add_argument("--bound")
+    g.add_argument("--exact", action="store_true")
+    r.add_argument("--json", action="store_true")
+    r.set_defaults(func=cmd_rdp_to_dp)
     p = sub.add_parser("zcdp", help="zero-concentrated DP conversions")
     zsub = p.add_subparsers(dest="zcdp_command", required=True)
     z = zsub.add_parser("to-dp", help="rho-zCDP -> (eps, delta)-DP, certified (CKS and Bun-Steinke)")

@@ -1,0 +1,87 @@
+"""`bcdp rdp shuffle` and `bcdp rdp to-dp`: wiring, JSON shape, and soundness against exact values."""
+
+import json
+import math
+
+import mpmath
+import numpy as np
+import pytest
+from scipy.stats import binom
+
+from bcdp.cli import main
+from bcdp.shuffle_exact import rr_pair_over_j_mp
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_exact_curve_equals_bruteforce_over_all_pairs(capsys):
+    # independent oracle: mpmath over every j (ones among the other users) and both directions
+    n, eps0 = 12, "1"
+    code, out, _ = run(capsys, "rdp", "shuffle", "--n", str(n), "--eps0", eps0, "--alpha", "2,3.5", "--json")
+    assert code == 0
+    res = json.loads(out)
+    assert res["n"] == n and res["eps0"] == 1.0 and len(res["curve"]) == 2
+    for point in res["curve"]:
+        rows = rr_pair_over_j_mp(n, 1, mpmath.mpf(point["alpha"]))
+        best = max(float(v) for row in rows for v in row[1:])
+        assert point["epsilon"] == pytest.approx(best, rel=1e-9)
+        assert set(point["pair"]) == {"ones_among_others", "direction"}
+
+
+def test_bound_curve_and_validity_fields(capsys):
+    code, out, _ = run(capsys, "rdp", "shuffle", "--n", "100000", "--eps0", "0.5", "--alpha", "2,4.5",
+                       "--bound", "thm5.3.1", "--json")
+    assert code == 0
+    res = json.loads(out)
+    assert res["bound"] == "thm531_upper" and "(5.4)" in res["source"]
+    eps = [p["epsilon"] for p in res["curve"]]
+    assert 0 < eps[0] < eps[1] < 0.5
+
+
+def test_lower_bound_is_null_at_real_alpha(capsys):
+    code, out, _ = run(capsys, "rdp", "shuffle", "--n", "1000", "--eps0", "1", "--alpha", "2,2.5",
+                       "--bound", "lower5.3.3", "--json")
+    res = json.loads(out)
+    assert code == 0 and res["curve"][0]["epsilon"] > 0 and res["curve"][1]["epsilon"] is None
+
+
+def exact_pair_dp_epsilon(n: int, eps0: float, delta: float) -> float:
+    """Exact (eps, delta) of the shuffled 2RR pair 0^n vs 0^{n-1}1, both directions (hockey stick)."""
+    E = math.exp(eps0)
+    p = 1 / (E + 1)
+    k = np.arange(n + 1)
+    P = binom.pmf(k, n, p)
+    Q = (1 - p) * binom.pmf(k - 1, n - 1, p) + p * binom.pmf(k, n - 1, p)
+
+    def hockey(a, b, eps):
+        return np.sum(np.maximum(a - math.exp(eps) * b, 0.0))
+
+    lo, hi = 0.0, eps0
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        if max(hockey(P, Q, mid), hockey(Q, P, mid)) > delta:
+            lo = mid
+        else:
+            hi = mid
+    return hi
+
+
+def test_to_dp_is_sound_against_exact_profile(capsys):
+    n, eps0, delta = 1000, 1.0, 1e-6
+    code, out, _ = run(capsys, "rdp", "to-dp", "--n", str(n), "--eps0", "1", "--delta", "1e-6", "--exact",
+                       "--orders", "2,4,8,16,32,64,128", "--json")
+    assert code == 0
+    res = json.loads(out)
+    assert res["epsilon"] >= exact_pair_dp_epsilon(n, eps0, delta)
+    assert res["rounds"] == 1 and res["method"] == "cks"
+
+
+def test_to_dp_refuses_lower_bounds_and_bad_input(capsys):
+    assert run(capsys, "rdp", "to-dp", "--n", "100", "--eps0", "1", "--delta", "1e-6", "--bound", "lower5.3.3")[0] == 2
+    assert run(capsys, "rdp", "shuffle", "--n", "100", "--eps0", "1", "--alpha", "1")[0] == 2
+    assert run(capsys, "rdp", "shuffle", "--n", "0", "--eps0", "1", "--alpha", "2")[0] == 2
+    assert run(capsys, "rdp", "shuffle", "--n", "10", "--eps0", "1", "--alpha", "2", "--bound", "nope")[0] == 2
