@@ -27,7 +27,7 @@ def test_exact_curve_equals_bruteforce_over_all_pairs(capsys):
     assert res["n"] == n and res["eps0"] == 1.0 and len(res["curve"]) == 2
     for point in res["curve"]:
         rows = rr_pair_over_j_mp(n, 1, mpmath.mpf(point["alpha"]))
-        best = max(float(v) for row in rows for v in row[1:])
+        best = max(float(v) for row in rows for v in row)  # row = (D||D', D'||D) at one j
         assert point["epsilon"] == pytest.approx(best, rel=1e-9)
         assert set(point["pair"]) == {"ones_among_others", "direction"}
 
