@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Callable
 
 from .examples import example1_mechanism, example2_mechanism, independent_randomized_response
+from .partial_dp_table1 import table as table_partial_dp_table1
 from .notions import bcdp_vector, bdp_epsilon, cdp_vector, coordinate_dependence, ldp_epsilon
 from .rational import to_fraction
 from .spaces import Prior, compose
@@ -234,6 +235,7 @@ REGISTRY: dict[str, Callable[[], Table]] = {
     "correlated_prior_dependence": table_correlated_prior_dependence,
     "prop4_slack": table_prop4_slack,
     "fig3_allocations": table_fig3_allocations,
+    "partial_dp_table1": table_partial_dp_table1,
 }
 
 
