@@ -34,3 +34,34 @@ def test_partial_beats_standard_for_marginals():
     std, par = rows[0], rows[1]
     ratio = sp.simplify(par.terms[0].subs(t1.eps0, t1.eps) / std.terms[0])
     assert sp.simplify(ratio - sp.sqrt(t1.k / t1.d)) == 0
+
+
+# -- Thm 11 sensitivities (bcdp.partial_dp_projection) --------------------------------------------
+
+from math import comb  # noqa: E402
+
+from bcdp.partial_dp_projection import diameters, parity_delta_sq_formula  # noqa: E402
+
+
+def test_conjunction_diameters_match_paper_small_d():
+    for d in range(2, 6):
+        for k in range(1, d + 1):
+            r = diameters("conjunction", d, k)
+            assert r.delta_sq == comb(d, k) and r.delta0_sq == comb(d - 1, k - 1)
+
+
+def test_parity_even_k_counterexample_by_hand():
+    # x = 0000, x' = 1100: parities of pairs {i, j} change iff exactly one of i, j is in {1, 2}
+    r = diameters("parity", 4, 2)
+    changed = sum(1 for i in range(4) for j in range(i + 1, 4) if (i < 2) != (j < 2))
+    assert changed == 4 and r.delta_sq == changed < comb(4, 2)
+    assert r.delta0_sq == comb(3, 1)
+
+
+def test_parity_formula_and_odd_k():
+    for d in range(2, 7):
+        for k in range(1, d + 1):
+            r = diameters("parity", d, k)
+            assert r.delta_sq == parity_delta_sq_formula(d, k) <= comb(d, k)
+            if k % 2 == 1 or k == d:
+                assert r.delta_sq == comb(d, k)
