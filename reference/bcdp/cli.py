@@ -184,7 +184,7 @@ def cmd_rdp_to_dp(args: argparse.Namespace) -> int:
 def cmd_tables(args: argparse.Namespace) -> int:
     from .tables import REGISTRY, write_tables
 
-    known = list(REGISTRY) + ["fig3"]
+    known = list(REGISTRY) + ["fig3", "shuffle"]
     unknown = [n for n in args.names if n not in known]
     if unknown:
         print(f"bcdp tables: unknown table(s) {unknown}; known: {', '.join(known)}", file=sys.stderr)
@@ -193,7 +193,7 @@ def cmd_tables(args: argparse.Namespace) -> int:
         print("bcdp tables: --trials must be >= 1", file=sys.stderr)
         return EXIT_BAD_INPUT
     names = args.names or known
-    exact = [n for n in names if n != "fig3"]
+    exact = [n for n in names if n not in ("fig3", "shuffle")]
     if exact:
         for path in write_tables(exact, Path(args.out)):
             print(f"wrote {path}")
@@ -201,6 +201,11 @@ def cmd_tables(args: argparse.Namespace) -> int:
         from .fig3 import write_fig3
 
         for path in write_fig3(Path(args.out), trials=args.trials, seed=args.seed, workers=args.workers):
+            print(f"wrote {path}")
+    if "shuffle" in names:
+        from .shuffle_figures import write_shuffle_figures
+
+        for path in write_shuffle_figures(Path(args.out)):
             print(f"wrote {path}")
     return EXIT_OK
 
