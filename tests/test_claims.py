@@ -53,6 +53,9 @@ EXPECTED_MODULES = {
     "proofs_checks.thesis_thm544_ternary",
     "proofs_checks.thesis_lemma541_subsampled",
     "proofs_checks.pdp_thm11_sensitivities",
+    "proofs_checks.pdp_prop8_attribute_to_record",
+    "proofs_checks.pdp_composition",
+    "proofs_checks.pdp_bridge_to_cdp",
 }
 
 #: Verdicts expected for the checks above (a change is a finding, not noise).
