@@ -65,3 +65,32 @@ def test_parity_formula_and_odd_k():
             assert r.delta_sq == parity_delta_sq_formula(d, k) <= comb(d, k)
             if k % 2 == 1 or k == d:
                 assert r.delta_sq == comb(d, k)
+
+
+# -- Thm 15 two-stage histogram (bcdp.partial_dp_histogram) ---------------------------------------
+
+from collections import Counter  # noqa: E402
+
+import mpmath as mp  # noqa: E402
+
+from bcdp.partial_dp_histogram import corrected_params, lemma28_eps, max_log_ratio, printed_params  # noqa: E402
+
+
+def test_corrected_lambda_meets_lemma28_at_half_eps():
+    assert mp.almosteq(lemma28_eps(corrected_params(1, mp.mpf(1) / 10, 200)), mp.mpf(1) / 2, 1e-30)
+    assert lemma28_eps(printed_params(1, mp.mpf(1) / 10, 200)) > 1
+
+
+def test_identical_datasets_have_zero_log_ratio():
+    x = Counter({"0000": 11, "1011": 189})
+    v, _ = max_log_ratio(x, x, printed_params(1, mp.mpf(1) / 10, 200))
+    assert abs(v) < mp.mpf(10) ** -30
+
+
+def test_stage2_adds_at_most_two_over_b2():
+    x = Counter({"0000": 11, "1011": 189})
+    xp = Counter({"0000": 10, "1000": 1, "1011": 189})
+    p = printed_params(1, mp.mpf(1) / 10, 200)
+    total, _ = max_log_ratio(x, xp, p)
+    stage1, _ = max_log_ratio(x, xp, p, stage2=False)
+    assert stage1 < total <= stage1 + 2 / p.b2
