@@ -229,12 +229,15 @@ def cmd_reproduce(args: argparse.Namespace) -> int:
     print(f"  fig3 ({args.fig3_trials} trials per q re-run): {fig3_status}")
     if fig3_status.startswith("differs"):
         status["fig3_trials.csv"] = "differs"
+    for fname, st in _reproduce_shuffle(Path(args.out), golden).items():
+        print(f"  {Path(args.out) / fname}  [{st}]")
+        status[fname] = st if st != "no golden copy to compare" else "match"
     differing = [k for k, v in status.items() if v != "match"]
     print("\n== summary ==")
     print(f"claim checks: {len(results) - len(failed)}/{len(results)} passed"
           + (f" (failed: {', '.join(r.claim_id for r in failed)})" if failed else ""))
     if status:
-        print(f"tables: {len(REGISTRY)} regenerated, {len(status) - len(differing)}/{len(status)} files "
+        print(f"tables: {len(REGISTRY) + 2} regenerated (incl. fig3 slice, shuffle figures), {len(status) - len(differing)}/{len(status)} files "
               f"matching the golden copies in {golden}"
               + (f" (differ: {', '.join(differing)})" if differing else ""))
     else:
@@ -264,6 +267,23 @@ def _reproduce_fig3(out: Path, golden: Path, trials: int) -> str:
         if ref is None or any(abs(float(a) - float(b)) > 1e-9 * abs(float(b)) for a, b in zip(row[3:], ref[3:])):
             bad += 1
     return "match" if bad == 0 else f"differs ({bad} of {len(fresh)} trials)"
+
+
+def _reproduce_shuffle(out: Path, golden: Path) -> dict[str, str]:
+    """Thesis Ch. 5 figures (about a minute); CSVs compared with the golden copies (rtol 1e-9)."""
+    from .shuffle_figures import write_shuffle_figures
+    from .tables import texts_match
+
+    result = {}
+    for path in write_shuffle_figures(out):
+        if path.suffix != ".csv":
+            continue
+        gold = golden / path.name
+        if not gold.exists():
+            result[path.name] = "no golden copy to compare"
+        else:
+            result[path.name] = "match" if texts_match(gold.read_text(), path.read_text(), 1e-9) else "differs"
+    return result
 
 
 def build_parser() -> argparse.ArgumentParser:
