@@ -867,6 +867,14 @@ def _log_special_terms(a: int, log_x_half: float, start: int = 3) -> np.ndarray:
             + i * log_x_half)
 
 
+def _float_orders(alphas: Sequence[float] | np.ndarray) -> np.ndarray:
+    """Orders for the float twins: a 1-D float array, every entry > 1 and not NaN."""
+    arr = np.atleast_1d(np.asarray(alphas, dtype=float))
+    if np.any(np.isnan(arr)) or np.any(arr <= 1):
+        raise ShuffleParameterError("alpha must be > 1 (and not NaN)")
+    return arr
+
+
 def thm531_upper_float(n: int, eps0: float, alphas: Sequence[int] | np.ndarray, *,
                        cap: bool = False) -> np.ndarray:
     """Float64 log-space twin of :func:`thm531_upper` (thesis variant, thesis tail)."""
@@ -896,9 +904,7 @@ def thm532_upper_float(n: int, eps0: float, alphas: Sequence[float] | np.ndarray
     """Float64 twin of :func:`thm532_upper` (real orders > 1)."""
     n = _check_n(n)
     e = float(_check_eps0(eps0))
-    arr = np.atleast_1d(np.asarray(alphas, dtype=float))
-    if np.any(np.isnan(arr)) or np.any(arr <= 1):
-        raise ShuffleParameterError("alpha must be > 1 (and not NaN)")
+    arr = _float_orders(alphas)
     if math.isinf(e):
         return np.full(arr.shape, np.inf)
     E = math.exp(e)
@@ -915,9 +921,7 @@ def efm19_upper_float(n: int, eps0: float, alphas: Sequence[float] | np.ndarray,
     """Float64 twin of :func:`efm19_upper`."""
     n = _check_n(n)
     e = float(_check_eps0(eps0))
-    arr = np.atleast_1d(np.asarray(alphas, dtype=float))
-    if np.any(np.isnan(arr)) or np.any(arr <= 1):
-        raise ShuffleParameterError("alpha must be > 1 (and not NaN)")
+    arr = _float_orders(alphas)
     if math.isinf(e):
         return np.full(arr.shape, np.inf)
     out = 2 * arr * math.exp(4 * e) * math.expm1(e) ** 2 / n
