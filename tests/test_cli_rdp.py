@@ -85,3 +85,8 @@ def test_to_dp_refuses_lower_bounds_and_bad_input(capsys):
     assert run(capsys, "rdp", "shuffle", "--n", "100", "--eps0", "1", "--alpha", "1")[0] == 2
     assert run(capsys, "rdp", "shuffle", "--n", "0", "--eps0", "1", "--alpha", "2")[0] == 2
     assert run(capsys, "rdp", "shuffle", "--n", "10", "--eps0", "1", "--alpha", "2", "--bound", "nope")[0] == 2
+
+
+def test_exact_refuses_huge_n_without_allow_slow(capsys):
+    code, _, err = run(capsys, "rdp", "shuffle", "--n", "1000000", "--eps0", "1", "--alpha", "2")
+    assert code == 2 and "--allow-slow" in err

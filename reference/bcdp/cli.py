@@ -23,6 +23,7 @@ import sys
 from pathlib import Path
 
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
+EXACT_N_LIMIT = 200_000  # `bcdp rdp shuffle --exact` above this needs --allow-slow
 
 
 def _check_table(results) -> str:
@@ -149,7 +150,12 @@ def cmd_rdp_shuffle(args: argparse.Namespace) -> int:
         eps0 = str(args.eps0)
         if not float(eps0) >= 0:
             raise ValueError("eps0 must be >= 0")
-        out = shuffle_curve(args.n, eps0, _parse_alphas(args.alpha), None if args.exact or not args.bound else args.bound)
+        exact = args.exact or not args.bound
+        if exact and args.n > EXACT_N_LIMIT and not args.allow_slow:
+            raise ValueError(f"the exact supremum over all neighbouring pairs searches every configuration of "
+                             f"the other n - 1 users (about 10 minutes per order at n = 1e6); n = {args.n} > "
+                             f"{EXACT_N_LIMIT}: pass --allow-slow to run it anyway, or use --bound NAME")
+        out = shuffle_curve(args.n, eps0, _parse_alphas(args.alpha), None if exact else args.bound)
     except (ValueError, TypeError, ArithmeticError) as exc:
         print(f"bcdp rdp shuffle: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
@@ -315,6 +321,8 @@ def build_parser() -> argparse.ArgumentParser:
     g = r.add_mutually_exclusive_group()
     g.add_argument("--bound", help="a bound: thm5.3.1, cor5.3.1, thm5.3.2, efm19, lower5.3.3, lower5.3.2")
     g.add_argument("--exact", action="store_true", help="exact sup over all neighbouring pairs (default)")
+    r.add_argument("--allow-slow", action="store_true",
+                   help=f"allow --exact for n > {EXACT_N_LIMIT} (minutes per order)")
     r.add_argument("--json", action="store_true")
     r.set_defaults(func=cmd_rdp_shuffle)
     r = rsub.add_parser("to-dp", help="compose over T rounds and convert to (eps, delta), certified")
