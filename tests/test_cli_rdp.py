@@ -90,3 +90,8 @@ def test_to_dp_refuses_lower_bounds_and_bad_input(capsys):
 def test_exact_refuses_huge_n_without_allow_slow(capsys):
     code, _, err = run(capsys, "rdp", "shuffle", "--n", "1000000", "--eps0", "1", "--alpha", "2")
     assert code == 2 and "--allow-slow" in err
+
+
+def test_to_dp_exact_refuses_huge_n_without_allow_slow(capsys):
+    code, _, err = run(capsys, "rdp", "to-dp", "--n", "1000000", "--eps0", "1", "--delta", "1e-8")
+    assert code == 2 and "--allow-slow" in err

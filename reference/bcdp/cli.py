@@ -174,6 +174,9 @@ def cmd_rdp_to_dp(args: argparse.Namespace) -> int:
 
     try:
         orders = [int(a) for a in args.orders.split(",")] if args.orders else list(range(2, 65))
+        if (args.exact or not args.bound) and args.n > EXACT_N_LIMIT and not args.allow_slow:
+            raise ValueError(f"the exact supremum over all pairs is slow for n = {args.n} > {EXACT_N_LIMIT} "
+                             f"(minutes per order): pass --allow-slow, or use --bound NAME")
         out = to_dp(args.n, str(args.eps0), str(args.delta), args.rounds,
                     None if args.exact or not args.bound else args.bound, args.method, orders)
     except (ValueError, TypeError, ArithmeticError) as exc:
@@ -332,6 +335,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--rounds", type=int, default=1)
     r.add_argument("--orders", help="comma-separated integer orders (default 2..64)")
     r.add_argument("--method", default="cks", choices=["cks", "mironov", "asoodeh"])
+    r.add_argument("--allow-slow", action="store_true", help=f"allow --exact for n > {EXACT_N_LIMIT}")
     g = r.add_mutually_exclusive_group()
     g.add_argument("--bound")
     g.add_argument("--exact", action="store_true")
