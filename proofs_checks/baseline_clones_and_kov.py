@@ -43,15 +43,21 @@ CLONE_TABLE = {  # [HERE] anchors.md F1 exact clone-pair eps, delta = 1e-6 (subs
 }
 
 
-def _half_unit(printed: str) -> float:
+def half_unit(printed: str) -> float:
+    """Half a unit in the last printed digit."""
     return 0.5 * 10.0 ** -len(printed.split(".")[1])
 
 
-def _hockey(P: dict, Q: dict, E) -> mpmath.mpf:
+def hockey(P: dict, Q: dict, E) -> mpmath.mpf:
+    """Hockey-stick divergence sum_k max(P(k) - E Q(k), 0) of two finite laws (mpmath)."""
     return mpmath.fsum(max(mpmath.mpf(0), P.get(k, 0) - E * Q.get(k, 0)) for k in set(P) | set(Q))
 
 
-def _bf_clone_pair(n: int, eps0: float):
+def bf_clone_pair(n: int, eps0: float):
+    """FMT21 Thm 3.2 pair written from its definition: enumerate C, A, Delta (mpmath, exact inputs).
+
+    Independent of bcdp.shuffle_baselines (brute force); shared with tests/test_shuffle_baselines.py.
+    """
     mp = mpmath.mp
     p = mp.exp(-mp.mpf(eps0))
     a = 1 / (1 + mp.exp(-mp.mpf(eps0)))
@@ -61,9 +67,9 @@ def _bf_clone_pair(n: int, eps0: float):
         wc = mp.binomial(n - 1, c) * p ** c * (1 - p) ** (n - 1 - c)
         for k in range(c + 1):
             w = wc * mp.binomial(c, k) / mp.mpf(2) ** c
-            hi, lo = (k + 1, c - k), (k, c - k + 1)
-            P[hi] = P.get(hi, 0) + w * a
-            P[lo] = P.get(lo, 0) + w * (1 - a)
+            hi, lo = (k + 1, c - k), (k, c - k + 1)  # (A+1, C-A) and (A, C-A+1)
+            P[hi] = P.get(hi, 0) + w * a        # Delta = 1
+            P[lo] = P.get(lo, 0) + w * (1 - a)  # Delta = 0
             Q[lo] = Q.get(lo, 0) + w * a
             Q[hi] = Q.get(hi, 0) + w * (1 - a)
     return P, Q
@@ -108,8 +114,8 @@ def _check() -> ClaimResult:
     clone_rows = []
     for (n, eps0), printed in sorted(CLONE_TABLE.items()):
         b = clones_numerical(eps0, n, 1e-6)
-        ok = (abs(b.upper - float(printed)) <= _half_unit(printed)
-              and abs(b.lower - float(printed)) <= _half_unit(printed)
+        ok = (abs(b.upper - float(printed)) <= half_unit(printed)
+              and abs(b.lower - float(printed)) <= half_unit(printed)
               and b.delta_at_upper <= 1e-6 < b.delta_at_lower)
         clone_rows.append({"n": n, "eps0": eps0, "published": printed, "lower": repr(b.lower),
                            "upper": repr(b.upper), "ok": ok})
@@ -119,10 +125,10 @@ def _check() -> ClaimResult:
     bf_count = 0
     for n in (5, 20):
         for eps0 in (0.5, 2.0):
-            P, Q = _bf_clone_pair(n, eps0)
+            P, Q = bf_clone_pair(n, eps0)
             for eps in (0.0, 0.1 * eps0, 0.5 * eps0, 0.9 * eps0, eps0):
                 E = mpmath.exp(mpmath.mpf(eps))
-                exact, other = _hockey(P, Q, E), _hockey(Q, P, E)
+                exact, other = hockey(P, Q, E), hockey(Q, P, E)
                 lo, hi = clone_pair_delta(eps0, n, eps)
                 bf_count += 1
                 if not (lo - slack <= exact <= hi + slack and abs(exact - other) <= slack):

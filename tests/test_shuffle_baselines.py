@@ -32,6 +32,7 @@ from bcdp.shuffle_baselines import (OutsideValidityRange, advanced_composition, 
                                     clones_closed_form, clones_closed_form_cap,
                                     clones_kov_composition, clones_numerical, kov_closed_form,
                                     kov_delta, kov_optimal_composition)
+from proofs_checks.baseline_clones_and_kov import bf_clone_pair, half_unit, hockey
 
 README_BRACKET = (0.1675385583317841, 0.172790550755978)  # [PUB]
 README_CLOSED = 0.5378040242374512  # [PUB]
@@ -51,35 +52,7 @@ CLOSED_TABLE = {
 }
 
 
-def half_unit(printed: str) -> float:
-    """Half a unit in the last printed digit."""
-    return 0.5 * 10.0 ** -len(printed.split(".")[1])
-
-
 # -- independent brute forces (mpmath, 60 digits) --------------------------------------------------
-
-def bf_clone_pair(n: int, eps0: float):
-    """FMT21 Thm 3.2 pair written from its definition: enumerate C, A, Delta (mpmath, exact inputs)."""
-    mp = mpmath.mp
-    p = mp.exp(-mp.mpf(eps0))
-    a = 1 / (1 + mp.exp(-mp.mpf(eps0)))
-    P: dict = {}
-    Q: dict = {}
-    for c in range(n):
-        wc = mp.binomial(n - 1, c) * p ** c * (1 - p) ** (n - 1 - c)
-        for k in range(c + 1):
-            w = wc * mp.binomial(c, k) / mp.mpf(2) ** c
-            hi, lo = (k + 1, c - k), (k, c - k + 1)  # (A+1, C-A) and (A, C-A+1)
-            P[hi] = P.get(hi, 0) + w * a        # Delta = 1
-            P[lo] = P.get(lo, 0) + w * (1 - a)  # Delta = 0
-            Q[lo] = Q.get(lo, 0) + w * a
-            Q[hi] = Q.get(hi, 0) + w * (1 - a)
-    return P, Q
-
-
-def hockey(P: dict, Q: dict, E) -> mpmath.mpf:
-    return mpmath.fsum(max(mpmath.mpf(0), P.get(k, 0) - E * Q.get(k, 0)) for k in set(P) | set(Q))
-
 
 def bf_product(P1: list, P0: list, T: int):
     """T-fold product of a finite pair, enumerated output by output."""
