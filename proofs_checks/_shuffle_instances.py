@@ -138,3 +138,18 @@ def rr_instances() -> tuple[dict, ...]:
                 out.append({"eps0": e, "n": n, "alpha": a, "exact": mpmath.mpf(max(x, y)),
                             "how": "extreme pair, both directions (float64 log-space)"})
     return tuple(out)
+
+
+def exact_rows() -> list[tuple]:
+    """Every exact value as (label, eps0, n, alpha, exact RDP), alpha as an mpf: the K-ary
+    instances (all their orders) followed by the 2RR instances; shared by the upper-bound checks."""
+    rows = []
+    for inst in kary_instances():
+        e = eps0_of(inst["E"])
+        for a, v in inst["exact"].items():
+            am = mpmath.mpf(a) if isinstance(a, int) else mpmath.mpf(a.numerator) / a.denominator
+            rows.append((f"{inst['family']} E={inst['E']} n={inst['n']}", e, inst["n"], am, v))
+    for inst in rr_instances():
+        rows.append((f"2RR eps0={inst['eps0']} n={inst['n']}", mpmath.mpf(inst["eps0"]), inst["n"],
+                     mpmath.mpf(inst["alpha"]), inst["exact"]))
+    return rows

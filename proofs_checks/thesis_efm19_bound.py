@@ -15,7 +15,7 @@ from bcdp.claims import ClaimResult
 
 from ._common import keep
 from ._shuffle_common import s
-from ._shuffle_instances import eps0_of, kary_instances, rr_instances
+from ._shuffle_instances import exact_rows
 
 
 def check() -> ClaimResult:
@@ -23,15 +23,7 @@ def check() -> ClaimResult:
     count = 0
     min_ratio = None
     with mpmath.workdps(60):
-        rows = []
-        for inst in kary_instances():
-            e = eps0_of(inst["E"])
-            for a, v in inst["exact"].items():
-                am = mpmath.mpf(a) if isinstance(a, int) else mpmath.mpf(a.numerator) / a.denominator
-                rows.append((f"{inst['family']} E={inst['E']} n={inst['n']}", e, inst["n"], am, v))
-        for inst in rr_instances():
-            rows.append((f"2RR eps0={inst['eps0']} n={inst['n']}", mpmath.mpf(inst["eps0"]), inst["n"],
-                         mpmath.mpf(inst["alpha"]), inst["exact"]))
+        rows = exact_rows()
         for label, e, n, a, ex in rows:
             count += 1
             ub = sb.efm19_upper(n, e, a)

@@ -15,7 +15,7 @@ from bcdp.claims import ClaimResult
 
 from ._common import keep
 from ._shuffle_common import exact_api, s
-from ._shuffle_instances import eps0_of, kary_instances, rr_instances
+from ._shuffle_instances import exact_rows
 
 
 def check() -> ClaimResult:
@@ -24,14 +24,7 @@ def check() -> ClaimResult:
     count = real_count = n_over = 0
     min_ratio = None
     with mpmath.workdps(60):
-        rows = []
-        for inst in kary_instances():
-            e = eps0_of(inst["E"])
-            for a, v in inst["exact"].items():
-                rows.append((f"{inst['family']} E={inst['E']} n={inst['n']}", e, inst["n"], a, v))
-        for inst in rr_instances():
-            rows.append((f"2RR eps0={inst['eps0']} n={inst['n']}", mpmath.mpf(inst["eps0"]), inst["n"], inst["alpha"],
-                         inst["exact"]))
+        rows = exact_rows()
         for e in ("0.5", "1", "2"):
             for n in (5, 30, 300):
                 for a in ("2.5", "7.7"):
