@@ -23,6 +23,7 @@ from bcdp import fast, notions
 from bcdp.hypothesis_testing import all_tests, neyman_pearson_curve, smallest_delta_ratio
 from bcdp.rational import INFINITY
 from bcdp.spaces import Mechanism, Prior, ProductDomain
+from strategies import small_domain
 
 REL, ABS = 1e-9, 1e-12
 SETTINGS = dict(deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -92,12 +93,7 @@ def pmf(draw, n: int, allowed: list[bool] | None = None) -> tuple[Fraction, ...]
 @st.composite
 def instance(draw, max_size: int = 12, max_outputs: int = 5):
     """(Mechanism, Prior) on a random product domain; some kernels have entire zero columns."""
-    d = draw(st.integers(1, 3))
-    while True:
-        dims = [draw(st.integers(1, 3)) for _ in range(d)]
-        if math.prod(dims) <= max_size:
-            break
-    dom = ProductDomain(tuple(tuple(range(s)) for s in dims))
+    dom = draw(small_domain(max_size))
     m = draw(st.integers(1, max_outputs))
     zero_cols = draw(st.lists(st.booleans(), min_size=m, max_size=m))
     if all(zero_cols):
@@ -134,12 +130,7 @@ def dyadic_pmf(draw, n: int, allowed: list[bool] | None = None) -> tuple[Fractio
 
 @st.composite
 def dyadic_instance(draw, max_size: int = 12, max_outputs: int = 4):
-    d = draw(st.integers(1, 3))
-    while True:
-        dims = [draw(st.integers(1, 3)) for _ in range(d)]
-        if math.prod(dims) <= max_size:
-            break
-    dom = ProductDomain(tuple(tuple(range(s)) for s in dims))
+    dom = draw(small_domain(max_size))
     m = draw(st.integers(1, max_outputs))
     allowed = [True] * m
     if m > 1 and draw(st.booleans()):
