@@ -3,6 +3,8 @@
 Commands:
   bcdp check [--json]              run every claim check (proofs_checks/) and print a table
   bcdp audit FILE.json [--json]    exact LDP/BDP/CDP/BCDP/dependence of a finite mechanism
+  bcdp partial audit FILE.json [--json]
+                                   exact per-attribute eps0, whole-record eps, nabla profile
   bcdp allocate --delta D1,D2,... --eps E --q Q [--zeta Z | --optimal] [--json]
                                    Theorem 2 budgets c (eq. 16) and the eq. (17) objective, exact
   bcdp rdp shuffle --n N --eps0 E --alpha 2,3,4.5 [--bound NAME | --exact] [--json]
@@ -63,6 +65,14 @@ def cmd_audit(args: argparse.Namespace) -> int:
     report = audit_report(mech, prior)
     print(json.dumps(report, indent=2) if args.json else format_report(report))
     return EXIT_OK
+
+
+def cmd_partial_audit(args: argparse.Namespace) -> int:
+    from .partial_audit import main_partial_audit
+
+    code, text = main_partial_audit(args.file, args.json)
+    print(text, file=sys.stderr if code else sys.stdout)
+    return code
 
 
 def cmd_allocate(args: argparse.Namespace) -> int:
@@ -306,6 +316,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("file", help="JSON file (format: docs/file_format.md)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.set_defaults(func=cmd_audit)
+    p = sub.add_parser("partial", help="partial DP (per-attribute privacy, central model)")
+    psub = p.add_subparsers(dest="partial_command", required=True)
+    q = psub.add_parser("audit", help="exact partial-DP parameters of a mechanism on datasets (JSON)")
+    q.add_argument("file", help="JSON file (format: docs/file_format.md, 'Partial DP audit input')")
+    q.add_argument("--json", action="store_true", help="print one JSON object")
+    q.set_defaults(func=cmd_partial_audit)
     p = sub.add_parser("allocate", help="Theorem 2 budgets c (eq. 16) for Mechanism 1")
     p.add_argument("--delta", required=True, help="comma-separated BCDP demands, e.g. 0.2,0.2,2,2")
     p.add_argument("--eps", required=True, help="LDP level (exact decimal or p/q)")
