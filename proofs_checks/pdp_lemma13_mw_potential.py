@@ -1,0 +1,136 @@
+"""Partial DP paper, Lemma 13 (L1038-L1065, [HLM12, Lemma A.4]) and its per-round use in the proof
+of Thm 12 (L1069-L1120).
+
+Printed: if A'(u) ∝ A(u) exp(1/2 q(u)(a - q(u))) then
+    Psi(A) - Psi(A') >= 1/4 (q(A) - q(x))^2 - 1/4 (a - q(x))^2,    Psi(A) = KL(x || A).
+Corrected (digest E2; the form Alg. 1 step 7 actually uses): A'(u) ∝ A(u) exp(1/2 q(u)(a - q(A))).
+
+Evidence:
+1. 200,000 random instances (|X| = 8, A and x Dirichlet(1/2), q in [0,1]^X or {0,1}^X, a in [0,1]),
+   float64 with tolerance 1e-9: the corrected form never fails, the printed one fails; the worst
+   cases are re-evaluated in mpmath at 60 digits from the exact rationals of the float inputs.
+2. A two-point rational counterexample to the printed form, exact closed form checked in mpmath.
+3. Digest E3: the proof applies Lemma 13 per query inside a round with q_{t,i}(A_t) in place of
+   q_{t,i}(A_{t,i-1}), valid for product A_t only.  For X = {0,1}^l, q_i(u) = u_i,
+   A_t = (delta_{0^l} + delta_{1^l})/2, x = delta_{1^l}, a_i = 1, the joint round's potential drop is
+   log 2 - log(1 + e^{-l/4}) while the claimed per-round bound is l/16: it fails exactly for l >= 10
+   (checked l = 1..40 in mpmath and, for l <= 14, by an independent float64 evaluation on the full
+   distribution).  A product A_t (uniform) satisfies the bound at the same l.  This is a proof gap:
+   whether such A_t arise in Algorithm 1 runs was not settled here.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+
+from bcdp.claims import ClaimResult
+from bcdp.partial_dp_mwem import (e3_joint_round_slack, e3_joint_round_slack_numeric, lemma13_slack,
+                                  lemma13_slack_mp)
+
+N_RANDOM = 200_000
+SIZE = 8
+TOL = 1e-9
+E3_RANGE = range(1, 41)
+
+
+def _random_instances(seed: int):
+    rng = np.random.default_rng(seed)
+    a_dist = rng.dirichlet(np.full(SIZE, 0.5), N_RANDOM)
+    a_dist = np.maximum(a_dist, 1e-12)
+    a_dist /= a_dist.sum(axis=1, keepdims=True)
+    x_dist = rng.dirichlet(np.full(SIZE, 0.5), N_RANDOM)
+    q = rng.random((N_RANDOM, SIZE))
+    q[N_RANDOM // 2:] = np.round(q[N_RANDOM // 2:])
+    a = rng.random(N_RANDOM)
+    a[: N_RANDOM // 10] = np.round(a[: N_RANDOM // 10])
+    return a_dist, x_dist, q, a
+
+
+def _exact(v: np.ndarray) -> list[Fraction]:
+    return [Fraction(float(t)) for t in v]   # exact rational value of each float64 input
+
+
+def _uniform_product_slack(ell: int) -> float:
+    """Same l and x, but A_t uniform on {0,1}^l (a product distribution): float64 slack."""
+    size = 2 ** ell
+    q = np.array([[(u >> i) & 1 for i in range(ell)] for u in range(size)], dtype=np.float64)
+    a_t = np.full(size, 1.0 / size)
+    qa = a_t @ q
+    e = 0.5 * q @ (np.ones(ell) - qa)
+    drop = float(e[size - 1] - np.log(np.sum(a_t * np.exp(e))))
+    return drop - 0.25 * float(np.sum((qa - 1.0) ** 2))
+
+
+def check() -> ClaimResult:
+    a_dist, x_dist, q, a = _random_instances(1303)
+    slack_corr = lemma13_slack(a_dist, x_dist, q, a, "corrected")
+    slack_print = lemma13_slack(a_dist, x_dist, q, a, "printed")
+    viol_corr = int(np.sum(slack_corr < -TOL))
+    viol_print = int(np.sum(slack_print < -TOL))
+    i_corr, i_print = int(np.argmin(slack_corr)), int(np.argmin(slack_print))
+    mp_corr = lemma13_slack_mp(_exact(a_dist[i_corr]), _exact(x_dist[i_corr]), _exact(q[i_corr]),
+                               Fraction(float(a[i_corr])), "corrected")
+    mp_print = lemma13_slack_mp(_exact(a_dist[i_print]), _exact(x_dist[i_print]), _exact(q[i_print]),
+                                Fraction(float(a[i_print])), "printed")
+    # two-point counterexample: X = {u0, u1}, q = (0, 1), A = (99/100, 1/100), x = delta_{u1}, a = 1.
+    # printed factor exp(1/2 q(u)(a - q(u))) = 1 everywhere -> drop 0; bound 1/4 (1/100 - 1)^2 = 9801/40000
+    two_point = lemma13_slack_mp(["99/100", "1/100"], [0, 1], [0, 1], 1, "printed")
+    two_point_expected = -Fraction(9801, 40000)
+    with mpmath.workdps(60):
+        two_point_ok = abs(two_point - mpmath.mpf(two_point_expected.numerator) / two_point_expected.denominator) < mpmath.mpf(10) ** -50
+    two_point_corr = lemma13_slack_mp(["99/100", "1/100"], [0, 1], [0, 1], 1, "corrected")
+    # E3 family
+    e3_rows, first_fail, closed_form_mismatch, numeric_mismatch, product_fail = [], None, 0, 0, 0
+    for ell in E3_RANGE:
+        drop, bound, slack = e3_joint_round_slack(ell)
+        with mpmath.workdps(60):
+            closed = mpmath.log(2) - mpmath.log(1 + mpmath.exp(-mpmath.mpf(ell) / 4))
+            if abs(closed - drop) > mpmath.mpf(10) ** -50:
+                closed_form_mismatch += 1
+        if ell <= 14 and abs(e3_joint_round_slack_numeric(ell) - float(slack)) > 1e-9:
+            numeric_mismatch += 1
+        if ell <= 14 and _uniform_product_slack(ell) < -TOL:
+            product_fail += 1
+        if slack < 0 and first_fail is None:
+            first_fail = ell
+        if ell in (8, 9, 10, 12, 16, 20, 40):
+            e3_rows.append({"l": ell, "drop": mpmath.nstr(drop, 12), "bound_l/16": mpmath.nstr(bound, 12),
+                            "slack": mpmath.nstr(slack, 12)})
+    fails_set = [ell for ell in E3_RANGE if e3_joint_round_slack(ell)[2] < 0]
+    e3_ok = (first_fail == 10 and fails_set == list(range(10, E3_RANGE.stop)) and closed_form_mismatch == 0
+             and numeric_mismatch == 0 and product_fail == 0)
+    consistent = (viol_corr == 0 and mp_corr >= -mpmath.mpf(10) ** -40 and viol_print > 0 and mp_print < 0
+                  and two_point_ok and two_point_corr >= 0 and e3_ok)
+    return ClaimResult(
+        claim_id="PDP-Lemma13-MW-potential",
+        source="Ghazi-Kumar-Manurangsi-Steinke, partial DP, Lemma 13 (L1038-L1065) and Thm 12 proof "
+               "(L1069-L1120); digest E2, E3",
+        statement="A'(u) ∝ A(u) exp(q(u)(a - q(u))/2) implies KL(x||A) - KL(x||A') >= "
+                  "(q(A)-q(x))^2/4 - (a-q(x))^2/4",
+        verdict="erratum" if consistent else "refuted",
+        key_figure=(f"printed form fails in {viol_print}/{N_RANDOM} random instances (min slack "
+                    f"{mpmath.nstr(mp_print, 6)}; two-point counterexample slack -9801/40000); "
+                    f"corrected q(A) form 0 failures (min slack {mpmath.nstr(mp_corr, 3)}); "
+                    f"E3 per-round bound fails for l >= {first_fail} on a non-product A_t"),
+        evidence={
+            "random_instances": N_RANDOM, "domain_size": SIZE, "float_tolerance": f"{TOL:g}",
+            "corrected_violations": viol_corr, "printed_violations": viol_print,
+            "corrected_min_slack_mp60": mpmath.nstr(mp_corr, 15),
+            "printed_min_slack_mp60": mpmath.nstr(mp_print, 15),
+            "two_point_counterexample": {"X": ["u0", "u1"], "q": [0, 1], "A": ["99/100", "1/100"],
+                                         "x": "delta_u1", "a": 1, "printed_slack": str(two_point_expected),
+                                         "printed_slack_mp60_matches": bool(two_point_ok),
+                                         "corrected_slack_mp60": mpmath.nstr(two_point_corr, 15)},
+            "corrected_statement": "A'(u) ∝ A(u) exp(q(u)(a - q(A))/2)  (as in Algorithm 1 step 7)",
+            "E3": {"family": "X={0,1}^l, q_i(u)=u_i, A_t=(delta_0+delta_1)/2, x=delta_1, a_i=1",
+                   "first_failing_l": first_fail, "failing_l_in_1_40": f"{fails_set[0]}..{fails_set[-1]}" if fails_set else "none",
+                   "rows": e3_rows, "closed_form_mismatches": closed_form_mismatch,
+                   "float_crosscheck_mismatches_l_le_14": numeric_mismatch,
+                   "uniform_product_A_failures_l_le_14": product_fail,
+                   "note": "digest quoted l >= 12 from the sampled l = 8, 12, 16, 20; the exact threshold is l = 10; "
+                           "proof gap only, eq. (3) itself is not refuted"},
+        },
+    )
