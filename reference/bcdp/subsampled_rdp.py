@@ -362,9 +362,11 @@ def _thm541_log_moment_t(n: int, t: np.ndarray, eps0: float, a: int) -> np.ndarr
 
 
 def thm541_poisson_float(n: int, gamma: float, eps0: float, alphas: Sequence[int] | np.ndarray, *,
-                         window_sd: float = 15.0) -> np.ndarray:
+                         window_sd: float | None = None) -> np.ndarray:
     """Sound Poisson-subsampled shuffle RDP bound (float64): identity (*) with Thm 5.4.1 at
-    (n, t) for t in a window of +-``window_sd`` standard deviations around n gamma, each moment
+    (n, t) for t in a window of +-``window_sd`` standard deviations around n gamma (default
+    sqrt(2((max alpha - 1) eps0 + 50)), at least 15, so that the charged tail is negligible at
+    every requested order), each moment
     capped at e^{(alpha-1) eps0} (the subsampled shuffle is eps0-DP), and the Bin(n, gamma) mass
     outside the window charged e^{(alpha-1) eps0} (so the window only costs tightness)."""
     n = _check_n(n)
@@ -377,16 +379,21 @@ def thm541_poisson_float(n: int, gamma: float, eps0: float, alphas: Sequence[int
         return np.full(arr.shape, np.inf)
     if e == 0:
         return np.zeros(arr.shape)
+    if window_sd is None:
+        window_sd = max(15.0, math.sqrt(2 * ((int(arr.max()) - 1) * e + 50)))
     mean, sd = n * g, math.sqrt(n * g * (1 - g))
-    lo = max(1, int(math.floor(mean - window_sd * sd)))
+    lo = max(0, int(math.floor(mean - window_sd * sd)))
     hi = min(n, int(math.ceil(mean + window_sd * sd)))
     t = np.arange(lo, hi + 1)
     lpmf = binom.logpmf(t, n, g)
-    l_out = float(np.logaddexp(binom.logcdf(lo - 1, n, g), binom.logsf(hi, n, g)))  # includes t = 0
+    l_below = binom.logcdf(lo - 1, n, g) if lo > 0 else -math.inf
+    l_out = float(np.logaddexp(l_below, binom.logsf(hi, n, g)))
+    pos = t >= 1
     out = np.empty(arr.shape)
     for idx, a in enumerate(arr):
         a = int(a)
-        lm = np.minimum(_thm541_log_moment_t(n, t, e, a), (a - 1) * e)
+        lm = np.zeros(t.shape)  # t = 0: both neighbours release the empty histogram, moment 1
+        lm[pos] = np.minimum(_thm541_log_moment_t(n, t[pos], e, a), (a - 1) * e)
         total = float(logsumexp(np.append(lpmf + lm, l_out + (a - 1) * e)))
         out[idx] = max(0.0, total) / (a - 1)
     return out
