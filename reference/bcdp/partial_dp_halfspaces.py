@@ -322,10 +322,16 @@ def _margins(gamma: Any, gamma_prime: Any, d: int) -> tuple[Fraction, Fraction]:
 def smoothed_loss(h: Hypothesis, x: Point, y: int, gamma: Any, gamma_prime: Any) -> Fraction:
     """l(h, (x, y)) = clip_[0,1]((gamma d - dec(x, y, h)) / ((gamma - gamma') d)) (L2090); 0 if no
     point has label != y (dec infinite)."""
-    gd, gpd = _margins(gamma, gamma_prime, len(x))
-    dec = decision_distance(x, y, h)
+    return smoothed_loss_from_distance(decision_distance(x, y, h), gamma, gamma_prime, len(x))
+
+
+def smoothed_loss_from_distance(dec: int | float, gamma: Any, gamma_prime: Any, d: int) -> Fraction:
+    """clip_[0,1]((gamma d - dec) / ((gamma - gamma') d)) for a given dec (``INFINITY`` -> 0)."""
+    gd, gpd = _margins(gamma, gamma_prime, d)
     if dec == INFINITY:
         return Fraction(0)
+    if isinstance(dec, bool) or not isinstance(dec, int) or dec < 0:
+        raise InvalidInputError(f"dec must be a non-negative integer or INFINITY, got {dec!r}")
     return min(Fraction(1), max(Fraction(0), (gd - dec) / (gd - gpd)))
 
 
@@ -369,13 +375,18 @@ def loss_lcm(gamma: Any, gamma_prime: Any, d: int) -> int:
 def _scores(hypotheses: Sequence[Hypothesis], dataset: Sequence, gamma: Any, gamma_prime: Any,
             d: int) -> list[int]:
     """U(h, S) * q: the summed loss numerators in units 1/q (integers)."""
+    gd, gpd = _margins(gamma, gamma_prime, d)
     q = loss_lcm(gamma, gamma_prime, d)
+    top, width = int(gd * q), int((gd - gpd) * q)  # integers by the choice of q
     recs = _records(dataset, d)
     out = []
     for h in hypotheses:
-        u = sum((loss_numerator(h, x, y, gamma, gamma_prime) for x, y in recs), Fraction(0)) * q
-        assert u.denominator == 1
-        out.append(int(u))
+        u = 0
+        for x, y in recs:
+            dec = decision_distance(x, y, h)
+            if dec != INFINITY:
+                u += min(width, max(0, top - q * dec))  # q (gamma-gamma')d l(h,(x,y)), exactly
+        out.append(u)
     return out
 
 
