@@ -95,3 +95,22 @@ def test_rdp_route_beats_baseline_where_claimed():
     for row in r4:
         if int(row[5]) >= 1000:
             assert float(row[6]) <= float(row[11]), row
+
+
+def test_fig55_panel_a_regenerates_and_2p5x_baseline_is_invalid():
+    """Fig 5.5 panel (a) (eps0 = 0.5, n = 1e6) recomputed vs the committed CSV; the 2.5x baseline
+    (GDD21e (3.5) + WBK19) is reported as invalid: alpha^4 e^(5 eps0) <= k/9 fails at alpha = 2
+    (16 e^10 > 1000/9, independent arithmetic here)."""
+    h0, r0 = _committed("shuffle_fig5_5")
+    assert h0[:6] == ["panel", "eps0", "n", "gamma", "k", "T"]
+    sel = [row for row in r0 if row[0] == "a"]
+    c = sf.fig55_curves(0.5, 10**6)
+    for row in sel:
+        T = int(row[5])
+        assert _close(repr(sf.rdp_eps(c["zw19_thm531"], T, sf.DELTA_COMP, sf.FIG55_ORDERS)[0]), row[6])
+        assert _close(repr(sf.rdp_eps(c["sound_thm541_poisson"], T, sf.DELTA_COMP, sf.FIG55_ORDERS)[0]), row[9])
+    assert 16 * math.exp(10) > 1000 / 9
+    _, r = _committed("shuffle_ratios")
+    rows = [row for row in r if row[0] == "2.5x"]
+    assert any(row[6] == "nan" and "invalid" in row[4] for row in rows)
+    assert any(row[0] == "11x" for row in r)
