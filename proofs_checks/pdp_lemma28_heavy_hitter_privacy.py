@@ -5,8 +5,8 @@ log(P[a + Lap(lambda) > 0] / P[a - 1 + Lap(lambda) > 0]) <= (1/lambda) e^{(1-a)/
 
 Exact sups (mpmath, 50 digits; :mod:`bcdp.partial_dp_heavy_hitters`):
 
-(a) d = 4, EVERY ordered nabla0-neighbouring pair of datasets with n <= 4 (first parameter set) or
-    n <= 3 (the others) records in {0,1}^4, one pair per orbit of the tree-symmetry group (proof of
+(a) d = 4, EVERY ordered nabla0-neighbouring pair of datasets with n <= 4 records in {0,1}^4, for
+    three parameter sets with small tau (so that small n is not trivial), one pair per orbit of the tree-symmetry group (proof of
     the reduction in ``tree_symmetries``): max over all transcripts by enumerating every pair of
     level-1 lists with the top level factorised (``max_log_ratio_d4``), compared with the path-sum
     method (``path_sup_for_pair``) -- they must agree to 1e-40 -- and with the Lemma 28 bound;
@@ -32,7 +32,7 @@ from bcdp.partial_dp_heavy_hitters import (DPS, example_pair_from_counts, hh_par
                                            zxx16_laplace_lemma)
 
 #: (lambda, mu, tau, max n) for the exhaustive d = 4 sweep (small tau so that small n is not trivial)
-SMALL_SETS = (("1", "3/2", "1/2", 4), ("1/2", "2", "1", 3), ("2", "3/2", "1", 3))
+SMALL_SETS = (("1", "3/2", "1/2", 4), ("1/2", "2", "1", 4), ("2", "3/2", "1", 4))
 #: (label, lambda, mu, tau, n) for the all-datasets path DP; mu = lambda ln(16/nu) is the Thm 15 choice
 LN160 = "ln160"
 LARGE_SETS = (("Thm15 printed eps=1 nu=1/10", "3", LN160, "10", 200),

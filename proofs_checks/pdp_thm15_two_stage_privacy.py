@@ -1,27 +1,48 @@
-"""Partial DP paper, Thm 15 (proof A.1.3): the two-stage histogram with lambda = 3/eps,
-mu = lambda log(16/nu), tau = nu n/2 and Lap(2/eps) counts is claimed eps-nabla0DP (0.5 eps + 0.5 eps).
+"""Partial DP paper, Thm 15 (proof A.1.3, L3925-L3977): the two-stage histogram -- PrivHeavyHitter with
+lambda = 3/eps, mu = lambda log(16/nu), tau = nu n/2, then Lap(2/eps) on the counts of the listed
+strings -- is claimed eps-nabla0DP (0.5 eps + 0.5 eps).
 
-Exact sup of the output log-ratio (:func:`bcdp.partial_dp_histogram.max_log_ratio`, mpmath 40
-digits, factorised over candidates) for d = 4, eps = 1, nu = 1/10, n = 200 (tau = 10), over a family
-of neighbouring pairs: x = a x 0000 + b x 1000 + rest x 1011, x' = x with one 0000 record changed to
-1000 (one attribute), both directions.  Printed constants: the sup exceeds eps (digest E8 + E9);
-stage 1 alone exceeds eps/2.  Corrected constants (lambda = (4/eps)(1 + 16/(16 - nu)), i.e. Lemma 28
-at eps/2, and Lap(4/eps)): every pair of the family stays <= eps.  The family is not all neighbours,
-so the corrected side is evidence, not a proof; the printed side is a counterexample.
+Both variants are explicit (:func:`bcdp.partial_dp_heavy_hitters.thm15_params`): "printed" and
+"corrected" (lambda = (4/eps)(1 + 16/(16 - nu)), i.e. Lemma 28 at eps/2, and Lap(4/eps)).
+
+Exact sups of the output log-ratio (transcript and released counts), eps = 1, nu = 1/10:
+(1) ALL nabla0-neighbouring pairs with n = 200 records (tau = 10) for d = 4 and d = 16, by the
+    proof-backed path-sum reduction (:func:`bcdp.partial_dp_heavy_hitters.path_sup_all_datasets`;
+    stage 2 adds 1/b2 to the top-level accept terms of the two path strings);
+(2) d = 4, EVERY neighbouring pair with n <= 3 records (one per tree-symmetry orbit), enumerating all
+    level-1 lists (:func:`bcdp.partial_dp_heavy_hitters.max_log_ratio_d4` with stage 2) against the
+    path sum;
+(3) the original family x = a x 0000 + b x 1000 + rest x 1011 (n = 200), by
+    :func:`bcdp.partial_dp_histogram.max_log_ratio` (40 digits) against the path sum.
+Printed constants: the sup exceeds eps (total 1.5829 eps; stage 1 alone 0.9162 eps > eps/2), digest
+E8 + E9.  Corrected: every pair <= eps (stage 1 <= eps/2): a full check, not evidence on a family.
+Also recomputed: the E6 remark (rounding f + Lap(b) recovers f w.p. 1 - e^{-1/(2b)}: 0.99326 for
+Lap(1/eps) vs 0.91792 for the replace-one-correct Lap(2/eps) at eps = 10) and the sample-size figure
+n >= 17,891 (d = 16, eps = 1, nu = eta = 1/10).
 """
 
 from __future__ import annotations
 
 from collections import Counter
+from fractions import Fraction
 
 import mpmath as mp
+import sympy
 
 from bcdp.claims import ClaimResult
-from bcdp.partial_dp_histogram import corrected_params, lemma28_eps, max_log_ratio, printed_params
+from bcdp.partial_dp_heavy_hitters import (DPS, laplace_histogram_epsilon, lemma28_bound, max_log_ratio_d4,
+                                           neighbouring_pairs_up_to_symmetry, path_sup_all_datasets,
+                                           path_sup_for_pair, rounding_success_probability, thm15_params,
+                                           thm15_sample_size)
+from bcdp.partial_dp_histogram import corrected_params, max_log_ratio, printed_params
 
 EPS, NU, N = 1, mp.mpf(1) / 10, 200
+NU_Q = Fraction(1, 10)
 A_VALUES = (1, 4, 7, 10, 11, 13, 16, 19, 22, 25)
 B_VALUES = (0, 5, 9, 10, 11, 15, 189)
+ALL_PAIRS_DIMENSIONS = (4, 16)
+SMALL_N_MAX = 3
+AGREE_TOL = mp.mpf(10) ** -35
 
 
 def pairs():
@@ -32,47 +53,107 @@ def pairs():
                 continue
             x = Counter({"0000": a, "1000": b, "1011": rest})
             xp = Counter({"0000": a - 1, "1000": b + 1, "1011": rest})
-            yield (a, b), x, xp
-            yield (a, b, "reversed"), xp, x
+            yield (a, b), x, xp, "0000", "1000"
+            yield (a, b, "reversed"), xp, x, "1000", "0000"
 
 
-def sweep(params):
-    worst_total, worst_stage1, arg_total = -mp.inf, -mp.inf, None
-    for key, x, xp in pairs():
+def sweep(params, variant: str):
+    """Family sweep with the d = 4 module (kept from the first version) and its path-sum cross-check."""
+    hp = thm15_params(EPS, NU_Q, N, variant)
+    worst_total, worst_stage1, arg_total, disagreement = -mp.inf, -mp.inf, None, mp.mpf(0)
+    for key, x, xp, u, up in pairs():
         total, lists = max_log_ratio(x, xp, params)
         stage1, _ = max_log_ratio(x, xp, params, stage2=False)
+        path_total, _ = path_sup_for_pair(x, u, up, hp.stage1, 4, stage2_scale=hp.b2)
+        disagreement = max(disagreement, abs(path_total - total))
         worst_stage1 = max(worst_stage1, stage1)
         if total > worst_total:
             worst_total, arg_total = total, {"pair": list(key), "L12": lists[0], "L34": lists[1]}
-    return worst_total, worst_stage1, arg_total
+    return worst_total, worst_stage1, arg_total, disagreement
+
+
+def small_exhaustive(variant: str):
+    """d = 4, all pairs with n <= SMALL_N_MAX (tau = nu n / 2): enumeration of level-1 lists vs path sum."""
+    worst, count, disagreement = mp.mpf("-inf"), 0, mp.mpf(0)
+    for n in range(1, SMALL_N_MAX + 1):
+        hp = thm15_params(EPS, NU_Q, n, variant)
+        for x, u, up, xp in neighbouring_pairs_up_to_symmetry(4, n):
+            enum_value, _ = max_log_ratio_d4(x, xp, hp.stage1, stage2_scale=hp.b2)
+            path_value, _ = path_sup_for_pair(x, u, up, hp.stage1, 4, stage2_scale=hp.b2)
+            disagreement = max(disagreement, abs(enum_value - path_value))
+            worst = max(worst, enum_value)
+            count += 1
+    return worst, count, disagreement
 
 
 def check() -> ClaimResult:
-    printed, corrected = printed_params(EPS, NU, N), corrected_params(EPS, NU, N)
-    p_total, p_stage1, p_arg = sweep(printed)
-    c_total, c_stage1, c_arg = sweep(corrected)
-    printed_fails = p_total > EPS and p_stage1 > mp.mpf(EPS) / 2
-    corrected_ok = c_total <= EPS and c_stage1 <= mp.mpf(EPS) / 2
-    n_pairs = sum(1 for _ in pairs())
-    verdict = "erratum" if printed_fails and corrected_ok else ("confirmed" if not printed_fails else "refuted")
     f = lambda v: mp.nstr(v, 12)  # noqa: E731
+    printed, corrected = printed_params(EPS, NU, N), corrected_params(EPS, NU, N)
+    p_total, p_stage1, p_arg, p_dis = sweep(printed, "printed")
+    c_total, c_stage1, c_arg, c_dis = sweep(corrected, "corrected")
+    all_pairs = {}
+    for variant in ("printed", "corrected"):
+        tp = thm15_params(EPS, NU_Q, N, variant)
+        rows = []
+        for d in ALL_PAIRS_DIMENSIONS:
+            total, wit = path_sup_all_datasets(d, N, tp.stage1, stage2_scale=tp.b2)
+            stage1, wit1 = path_sup_all_datasets(d, N, tp.stage1) if d == 4 else (None, None)
+            rows.append({"d": d, "sup_total": f(total), "sup_stage1": None if stage1 is None else f(stage1),
+                         "witness_total": {"pattern": list(wit["pattern"]), "f_a": wit["f_a"], "f_b": wit["f_b"]},
+                         "_total": total, "_stage1": stage1})
+        small_worst, small_count, small_dis = small_exhaustive(variant)
+        all_pairs[variant] = {"lambda": f(tp.stage1.lam), "mu": f(tp.stage1.mu), "b2": f(tp.b2),
+                              "lemma28_stage1_bound": f(lemma28_bound(tp.stage1)), "rows": rows,
+                              "small_n_exhaustive": {"n_max": SMALL_N_MAX, "pairs_up_to_symmetry": small_count,
+                                                     "sup_total": f(small_worst),
+                                                     "enumeration_vs_path": mp.nstr(small_dis, 3)},
+                              "_small_worst": small_worst, "_small_dis": small_dis}
+    pr, co = all_pairs["printed"], all_pairs["corrected"]
+    printed_fails = (all(r["_total"] > EPS for r in pr["rows"]) and pr["rows"][0]["_stage1"] > mp.mpf(EPS) / 2
+                     and p_total > EPS and p_stage1 > mp.mpf(EPS) / 2)
+    corrected_ok = (all(r["_total"] <= EPS for r in co["rows"]) and co["rows"][0]["_stage1"] <= mp.mpf(EPS) / 2
+                    and co["_small_worst"] <= EPS and c_total <= EPS and c_stage1 <= mp.mpf(EPS) / 2)
+    agree = max(p_dis, c_dis, pr["_small_dis"], co["_small_dis"]) <= AGREE_TOL
+    for v in all_pairs.values():
+        del v["_small_worst"], v["_small_dis"]
+        for r in v["rows"]:
+            del r["_total"], r["_stage1"]
+    # E6 / E9 remarks and the sample-size figure (A.1.3, L3933-L3940)
+    round_1 = rounding_success_probability(Fraction(1, 10))
+    round_2 = rounding_success_probability(Fraction(2, 10))
+    e6 = {"P_round_correct_Lap(1/eps)_eps10": str(round_1), "value_1": str(sympy.N(round_1, 15)),
+          "P_round_correct_Lap(2/eps)_eps10": str(round_2), "value_2": str(sympy.N(round_2, 15)),
+          "eps_of_Lap(1/eps)_replace_one_in_units_of_eps": str(laplace_histogram_epsilon(1, "replace-one")),
+          "eps_of_Lap(2/eps)_nabla0_in_units_of_eps": str(laplace_histogram_epsilon(2, "nabla0"))}
+    n_req = thm15_sample_size(16, 1, "1/10", "1/10")
+    n_req_int = int(mp.ceil(n_req))
+    if printed_fails and corrected_ok and agree:
+        verdict = "erratum"
+    elif not printed_fails and agree:
+        verdict = "confirmed"
+    else:
+        verdict = "refuted"
     return ClaimResult(
         claim_id="PDP-Thm15-privacy",
-        source="Ghazi-Kumar-Manurangsi-Steinke, partial DP, Thm 15 proof A.1.3 (L3925-L3931); Lemma 28; digest E8, E9",
+        source="Ghazi-Kumar-Manurangsi-Steinke, partial DP, Thm 15 proof A.1.3 (L3925-L3940); Lemma 28; L1410-L1423; "
+               "digest E6, E8, E9",
         statement="PrivHeavyHitter(lambda=3/eps, mu=lambda log(16/nu), tau=nu n/2) is 0.5eps-nabla0DP and "
                   "Lap(2/eps) on the listed counts is 0.5eps-nabla0DP, so the two-stage histogram is eps-nabla0DP",
         verdict=verdict,
-        key_figure=(f"d=4, eps=1, nu=1/10, n=200, {n_pairs} neighbouring pairs: printed constants sup log-ratio "
-                    f"{f(p_total)} > 1 (stage 1 alone {f(p_stage1)} > 1/2); corrected (lambda=8.025, Lap(4)) "
-                    f"{f(c_total)} <= 1"),
+        key_figure=(f"eps=1, nu=1/10, n=200, ALL neighbouring pairs (path-sum reduction, d=4 and 16): printed sup "
+                    f"{pr['rows'][0]['sup_total']} > 1 (stage 1 {pr['rows'][0]['sup_stage1']} > 1/2); corrected "
+                    f"(lambda=8.025, Lap(4)) {co['rows'][0]['sup_total']} <= 1 (stage 1 {co['rows'][0]['sup_stage1']}); "
+                    f"n >= {n_req_int} at d=16; E6: {e6['value_1'][:7]} vs {e6['value_2'][:7]}"),
         evidence={
-            "pairs": n_pairs, "a_values": list(A_VALUES), "b_values": list(B_VALUES),
-            "printed": {"lambda": f(printed.lam), "mu": f(printed.mu), "b2": f(printed.b2),
-                        "lemma28_stage1_bound": f(lemma28_eps(printed)),
-                        "sup_total": f(p_total), "sup_stage1": f(p_stage1), "argmax": p_arg},
-            "corrected": {"lambda": f(corrected.lam), "mu": f(corrected.mu), "b2": f(corrected.b2),
-                          "lemma28_stage1_bound": f(lemma28_eps(corrected)),
-                          "sup_total": f(c_total), "sup_stage1": f(c_stage1), "argmax": c_arg},
-            "note": "corrected side checked on this family only (not a proof over all neighbours)",
+            "precision_digits": DPS,
+            "all_pairs": all_pairs,
+            "family": {"pairs": sum(1 for _ in pairs()), "a_values": list(A_VALUES), "b_values": list(B_VALUES),
+                       "printed": {"sup_total": f(p_total), "sup_stage1": f(p_stage1), "argmax": p_arg},
+                       "corrected": {"sup_total": f(c_total), "sup_stage1": f(c_stage1), "argmax": c_arg},
+                       "histogram_module_vs_path_sum": mp.nstr(max(p_dis, c_dis), 3)},
+            "E6_E9": e6,
+            "sample_size_d16_eps1_nu_eta_0.1": {"formula_value": f(n_req), "least_integer_n": n_req_int},
+            "printed_fails": bool(printed_fails), "corrected_holds_on_all_pairs": bool(corrected_ok),
+            "methods_agree": bool(agree),
         },
     )

@@ -37,6 +37,7 @@ law.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections import Counter
@@ -111,13 +112,41 @@ def laplace_tail(t: Any, lam: Any) -> mp.mpf:
         return mp.exp(-t / lam) / 2 if t >= 0 else 1 - mp.exp(t / lam) / 2
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _accept_reject(count: int, level: int, p: HHParams) -> tuple[mp.mpf, mp.mpf]:
+    """(P[accept], P[reject]) of a candidate with count f at level l, both computed directly
+    (the reject probability as a Laplace CDF, so no cancellation when it is tiny).  Cached: the value
+    depends only on (f, l, p) and the precision is fixed at DPS."""
+    with mp.workdps(DPS):
+        t = p.tau + (level - 1) * p.mu - max(mp.mpf(count), p.tau + (level - 2) * p.mu)
+        tail = mp.exp(-abs(t) / p.lam) / 2
+        return (tail, 1 - tail) if t >= 0 else (1 - tail, tail)
+
+
 def accept_probability(count: int, level: int, p: HHParams) -> mp.mpf:
     """P[max(f, tau_l - mu) + Lap(lambda) > tau_l] for a candidate with count f at level l (Alg. 2 l. 10-11)."""
     if count < 0:
         raise ValueError("a count is >= 0")
+    return _accept_reject(int(count), int(level), p)[0]
+
+
+def reject_probability(count: int, level: int, p: HHParams) -> mp.mpf:
+    """1 - accept_probability, computed as P[Lap(lambda) <= t] directly (no cancellation when tiny)."""
+    if count < 0:
+        raise ValueError("a count is >= 0")
+    return _accept_reject(int(count), int(level), p)[1]
+
+
+def miss_probability_union_bound(data: Any, s: str, p: HHParams, d: int) -> mp.mpf:
+    """Upper bound on P[s not in L_[d]] (Lemma 30 part 1 chain, L3830-L3850): s is missed only if some
+    restriction s|_I is rejected at its node I, so P[miss] <= sum_I P[reject s|_I | candidate]."""
+    x = as_counter(data, d)
     with mp.workdps(DPS):
-        tl = p.tau_level(level)
-        return laplace_tail(tl - max(mp.mpf(count), tl - p.mu), p.lam)
+        total = mp.mpf(0)
+        for level, nodes in enumerate(tree_levels(d), start=1):
+            for lo, hi in nodes:
+                total += reject_probability(restriction_counts(x, lo, hi)[s[lo:hi]], level, p)
+        return total
 
 
 def lemma28_bound(p: HHParams) -> mp.mpf:
@@ -224,8 +253,8 @@ def transcript_log_probability(data: Any, transcript: Transcript, p: HHParams, d
                     return mp.mpf("-inf")
                 f = restriction_counts(x, lo, hi)
                 for s in cand:
-                    pa = accept_probability(f[s], level, p)
-                    total += mp.log(pa) if s in chosen else mp.log(1 - pa)
+                    total += (mp.log(accept_probability(f[s], level, p)) if s in chosen
+                              else mp.log(reject_probability(f[s], level, p)))
                 lists[(lo, hi)] = chosen
         return total
 
@@ -243,11 +272,9 @@ def _event_logs_d4(x: Counter, p: HHParams) -> tuple[dict, dict]:
     for node in ((0, 2), (2, 4)):
         f = restriction_counts(x, *node)
         for s in LEVEL1_STRINGS:
-            pa = accept_probability(f[s], 1, p)
-            lv1[node, s] = (mp.log(pa), mp.log(1 - pa))
+            lv1[node, s] = (mp.log(accept_probability(f[s], 1, p)), mp.log(reject_probability(f[s], 1, p)))
     for s in _concat(LEVEL1_STRINGS, LEVEL1_STRINGS):
-        pa = accept_probability(x[s], 2, p)
-        top[s] = (mp.log(pa), mp.log(1 - pa))
+        top[s] = (mp.log(accept_probability(x[s], 2, p)), mp.log(reject_probability(x[s], 2, p)))
     return lv1, top
 
 
@@ -312,7 +339,7 @@ def max_log_ratio_d4(x: Any, xp: Any, p: HHParams, stage2_scale: Any = None) -> 
             f, g = restriction_counts(x, *node), restriction_counts(xp, *node)
             for s in LEVEL1_STRINGS:
                 a, b = accept_probability(f[s], 1, p), accept_probability(g[s], 1, p)
-                lv1[node, s] = (mp.log(a / b), mp.log((1 - a) / (1 - b)))
+                lv1[node, s] = (mp.log(a / b), mp.log(reject_probability(f[s], 1, p) / reject_probability(g[s], 1, p)))
         best_top = {}
         for u in LEVEL1_STRINGS:
             for w in LEVEL1_STRINGS:
@@ -321,7 +348,7 @@ def max_log_ratio_d4(x: Any, xp: Any, p: HHParams, stage2_scale: Any = None) -> 
                 acc = mp.log(a / b)
                 if extra_scale is not None:
                     acc += abs(x[s] - xp[s]) / extra_scale
-                best_top[u, w] = max(acc, mp.log((1 - a) / (1 - b)))
+                best_top[u, w] = max(acc, mp.log(reject_probability(x[s], 2, p) / reject_probability(xp[s], 2, p)))
         # Sums of the per-event log-ratios are formed in fixed point (integers scaled by 2^FIXED_BITS;
         # each term is rounded once, so a sum of <= 24 terms is within 24 * 2^-FIXED_BITS of the
         # mpmath value); the maximising lists are then re-evaluated in mpmath.
@@ -357,7 +384,7 @@ def _terms(level: int, f: int, p: HHParams, side: str) -> tuple[mp.mpf, mp.mpf]:
     g = f - 1 if side == "a" else f + 1
     with mp.workdps(DPS):
         px, pxp = accept_probability(f, level, p), accept_probability(g, level, p)
-        return mp.log(px / pxp), mp.log((1 - px) / (1 - pxp))
+        return mp.log(px / pxp), mp.log(reject_probability(f, level, p) / reject_probability(g, level, p))
 
 
 def _feasible_patterns(levels: int) -> list[tuple[int, str, int, str]]:

@@ -12,7 +12,8 @@ largest log-ratio over *all* outputs (transcript and released counts) is exact:
       + sum_{s in L_12 o L_34} max( log P_acc(x)/P_acc(x') + |f_s(x) - f_s(x')| / b2,  log P_rej(x)/P_rej(x') )
 
 (the Laplace density ratio sup is |Delta f|/b2, attained on a set of positive measure).  Evaluated
-with mpmath at 40 digits.  Printed constants (proof A.1.3): lambda = 3/eps, mu = lambda log(16/nu),
+with mpmath at 40 digits; reject probabilities are computed as Laplace CDFs directly (computing
+1 - P[accept] lost ~27 digits when the accept probability is 1 - e^{-63}/2).  Printed constants (proof A.1.3): lambda = 3/eps, mu = lambda log(16/nu),
 tau = nu n/2, b2 = 2/eps; the digest's correction: lambda = (4/eps)(1 + 16/(16 - nu)) (Lemma 28 at
 eps/2) and b2 = 4/eps.
 """
@@ -64,6 +65,16 @@ def p_accept(f, tau_l, p: Params):
     return _tail(tau_l - max(mp.mpf(f), tau_l - p.mu), p.lam)
 
 
+def _cdf(t, lam):
+    """P[Lap(lam) <= t], computed directly (1 - _tail(t) would cancel catastrophically for t << 0)."""
+    return 1 - mp.exp(-t / lam) / 2 if t >= 0 else mp.exp(t / lam) / 2
+
+
+def p_reject(f, tau_l, p: Params):
+    """1 - p_accept without cancellation."""
+    return _cdf(tau_l - max(mp.mpf(f), tau_l - p.mu), p.lam)
+
+
 def counts(data: Counter, lo: int, hi: int) -> Counter:
     out: Counter = Counter()
     for rec, c in data.items():
@@ -79,12 +90,12 @@ def max_log_ratio(x: Counter, xp: Counter, p: Params, stage2: bool = True):
     for side, (f, g) in (("12", (f12, g12)), ("34", (f34, g34))):
         for s in LEVEL1:
             a, b = p_accept(f[s], tau1, p), p_accept(g[s], tau1, p)
-            acc1[side, s] = (mp.log(a / b), mp.log((1 - a) / (1 - b)))
+            acc1[side, s] = (mp.log(a / b), mp.log(p_reject(f[s], tau1, p) / p_reject(g[s], tau1, p)))
     level2 = {}
     for s in (u + v for u in LEVEL1 for v in LEVEL1):
         a, b = p_accept(x[s], tau2, p), p_accept(xp[s], tau2, p)
         extra = abs(x[s] - xp[s]) / p.b2 if stage2 else 0
-        level2[s] = max(mp.log(a / b) + extra, mp.log((1 - a) / (1 - b)))
+        level2[s] = max(mp.log(a / b) + extra, mp.log(p_reject(x[s], tau2, p) / p_reject(xp[s], tau2, p)))
     best, arg = -mp.inf, None
     subsets = [frozenset(c) for r in range(5) for c in itertools.combinations(LEVEL1, r)]
     for l12 in subsets:
