@@ -116,6 +116,20 @@ def _histogram(dataset: Sequence[int], size: int) -> np.ndarray:
     return np.bincount(idx, minlength=size) / idx.size
 
 
+def exponential_mechanism_probabilities(scores: np.ndarray, eps_t: float, n: int) -> np.ndarray:
+    """Alg. 1 step 5 selection law: P[tuple] ∝ exp(eps_T n score(tuple)) (float64, log-space)."""
+    logits = eps_t * n * np.asarray(scores, dtype=np.float64)
+    w = np.exp(logits - logits.max())
+    return w / w.sum()
+
+
+def sample_exponential_mechanism(scores: np.ndarray, eps_t: float, n: int, rng: np.random.Generator) -> int:
+    """Index drawn from :func:`exponential_mechanism_probabilities` by the Gumbel-max trick
+    (argmax of logits + Gumbel noise has exactly the softmax law)."""
+    logits = eps_t * n * np.asarray(scores, dtype=np.float64)
+    return int(np.argmax(logits + rng.gumbel(size=logits.shape)))
+
+
 def partial_mwem(dataset: Sequence[int], workload: Workload, eps0: float, T: int, ell: int,
                  rng: np.random.Generator, update: str = "algorithm1",
                  tuples: np.ndarray | None = None) -> MWEMRun:
@@ -142,8 +156,7 @@ def partial_mwem(dataset: Sequence[int], workload: Workload, eps0: float, T: int
         run.distributions.append(a_t)
         qa = a_t @ qmat
         scores = np.abs(qa - qx)[tuples].sum(axis=1)
-        logits = eps_t * n * scores
-        chosen = tuples[int(np.argmax(logits + rng.gumbel(size=logits.shape)))]
+        chosen = tuples[sample_exponential_mechanism(scores, eps_t, n, rng)]
         meas = np.clip(qx[chosen] + rng.standard_normal(ell) / (n * eps_t), 0.0, 1.0)
         run.selections.append(tuple(int(j) for j in chosen))
         run.measurements.append(meas)
