@@ -401,7 +401,9 @@ def _md_summary(data) -> str:
             "e^eps0 = 8, n = 2, gamma = 1/4, alpha = 2; check THESIS-Sec5.5-subsampled-RDP). The sound curve uses "
             "the exact identity: Poisson sample | size t = uniform t-subset, so the moment is the Bin(n, gamma) "
             "mixture of the t-of-n uniformly subsampled moments (Thm 5.4.1 at each t). eps0 and T of Fig 5.5 are "
-            "not stated in the thesis (chosen here).",
+            "not stated in the thesis (chosen here). Fig 5.5 curves use orders 2..256 only, so at small T every "
+            "RDP route sits on the floor set by the order cap (CKS term ~ log(1/delta)/(alpha-1) at alpha = 256), "
+            "where the baseline wins by construction.",
             "- GDD21e (3.5) needs alpha^4 e^(5 eps0) <= n/9: at eps0 = 2 with k = 1e3 (or 1e4, or even 1e6) "
             "reports no order alpha >= 2 qualifies, so 'GDD21e + WBK19' gives no bound in Fig 5.6's setting; the "
             "row evaluated outside the condition is for information only.",

@@ -65,7 +65,6 @@ Numerics: ``*`` functions use mpmath at ``dps`` digits (default 60) and return `
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 from typing import Any, Callable, Sequence
 
 import mpmath
@@ -398,9 +397,3 @@ def thm541_poisson_float(n: int, gamma: float, eps0: float, alphas: Sequence[int
         out[idx] = max(0.0, total) / (a - 1)
     return out
 
-
-def exact_fraction_gamma(gamma: Any) -> Fraction:
-    """gamma as an exact Fraction (floats refused), for the exact oracles."""
-    from .rational import to_fraction
-
-    return to_fraction(gamma, "gamma")
