@@ -15,8 +15,15 @@ Evidence:
    A_t = (delta_{0^l} + delta_{1^l})/2, x = delta_{1^l}, a_i = 1, the joint round's potential drop is
    log 2 - log(1 + e^{-l/4}) while the claimed per-round bound is l/16: it fails exactly for l >= 10
    (checked l = 1..40 in mpmath and, for l <= 14, by an independent float64 evaluation on the full
-   distribution).  A product A_t (uniform) satisfies the bound at the same l.  This is a proof gap:
-   whether such A_t arise in Algorithm 1 runs was not settled here.
+   distribution).  A product A_t (uniform) satisfies the bound at the same l.
+4. Exact threshold of the per-round inequality (derived here): it holds for EVERY A when l <= 8
+   (Hoeffding's lemma: the joint exponent has range <= 1/2 sum_i |a_i - q_i(A)|, so
+   log E_A e^{e - E e} <= l sum_i (a_i - q_i(A))^2 / 32 <= 1/4 sum_i (a_i - q_i(A))^2), and fails for
+   every l >= 9: with A = x = (delta_{0^l} + delta_{1^l})/2 and a_i = 1/2 + 2w/l the slack is exactly
+   w^2/l - log cosh(w/2) (w = 1: negative iff l >= 9; mpmath, l = 1..40, cross-checked through the
+   generic joint-update code for l <= 12).  A grid over the two-point family (A, x supported on
+   {0^l, 1^l}, common a_i; 121^3 points) has min slack >= -1e-12 for l <= 8 and < 0 for l = 9..12.
+   This is a proof gap: whether such A_t arise in Algorithm 1 runs was not settled here.
 """
 
 from __future__ import annotations
@@ -27,8 +34,8 @@ import mpmath
 import numpy as np
 
 from bcdp.claims import ClaimResult
-from bcdp.partial_dp_mwem import (e3_joint_round_slack, e3_joint_round_slack_numeric, lemma13_slack,
-                                  lemma13_slack_mp)
+from bcdp.partial_dp_mwem import (e3_joint_round_slack, e3_joint_round_slack_numeric, e3_symmetric_slack,
+                                  joint_round_slack, lemma13_slack, lemma13_slack_mp)
 
 N_RANDOM = 200_000
 SIZE = 8
@@ -62,6 +69,43 @@ def _uniform_product_slack(ell: int) -> float:
     e = 0.5 * q @ (np.ones(ell) - qa)
     drop = float(e[size - 1] - np.log(np.sum(a_t * np.exp(e))))
     return drop - 0.25 * float(np.sum((qa - 1.0) ** 2))
+
+
+def _symmetric_family() -> dict:
+    fails, mismatch = [], 0
+    for ell in E3_RANGE:
+        w = min(Fraction(1), Fraction(ell, 4))       # a_i = 1/2 + 2w/l must stay in [0, 1]
+        slack = e3_symmetric_slack(ell, w)
+        if slack < 0:
+            fails.append(ell)
+        if ell <= 12:
+            size = 2 ** ell
+            q = np.array([[(u >> i) & 1 for i in range(ell)] for u in range(size)], dtype=np.float64)
+            dist = np.zeros(size)
+            dist[0] = dist[size - 1] = 0.5
+            generic = joint_round_slack(dist, dist, q, np.full((1, ell), 0.5 + 2.0 * float(w) / ell))[0]
+            if abs(generic - float(slack)) > 1e-12:
+                mismatch += 1
+    return {"family": "A = x = (delta_0 + delta_1)/2 on {0,1}^l, q_i(u) = u_i, a_i = 1/2 + 2w/l, w = min(1, l/4); "
+                      "slack = w^2/l - log cosh(w/2)",
+            "failing_l_in_1_40": f"{fails[0]}..{fails[-1]}" if fails else "none",
+            "all_l_ge_9_fail_and_l_le_8_hold": fails == list(range(9, E3_RANGE.stop)),
+            "slack_l8": mpmath.nstr(e3_symmetric_slack(8, 1), 12), "slack_l9": mpmath.nstr(e3_symmetric_slack(9, 1), 12),
+            "generic_code_mismatches_l_le_12": mismatch}
+
+
+def _two_point_grid() -> dict:
+    grid = 121
+    p_, r_, a_ = np.meshgrid(np.linspace(1e-6, 1 - 1e-6, grid), np.linspace(0, 1, grid), np.linspace(0, 1, grid),
+                             indexing="ij")
+    mins = {}
+    for ell in range(1, 13):
+        e1 = 0.5 * ell * (a_ - p_)            # exponent at 1^l (0 at 0^l); q_i(A) = p, q_i(x) = r, a_i = a
+        drop = r_ * e1 - np.logaddexp(np.log1p(-p_), np.log(p_) + e1)
+        mins[ell] = float(np.min(drop - 0.25 * ell * ((p_ - r_) ** 2 - (a_ - r_) ** 2)))
+    ok = all(mins[ell] >= -1e-12 for ell in range(1, 9)) and all(mins[ell] < -1e-3 for ell in range(9, 13))
+    return {"grid_points_per_l": grid ** 3, "min_slack_by_l": {str(k): f"{v:.3e}" for k, v in mins.items()},
+            "holds_l_le_8_fails_l_9_to_12": ok}
 
 
 def check() -> ClaimResult:
@@ -102,6 +146,10 @@ def check() -> ClaimResult:
     fails_set = [ell for ell in E3_RANGE if e3_joint_round_slack(ell)[2] < 0]
     e3_ok = (first_fail == 10 and fails_set == list(range(10, E3_RANGE.stop)) and closed_form_mismatch == 0
              and numeric_mismatch == 0 and product_fail == 0)
+    sym = _symmetric_family()
+    grid = _two_point_grid()
+    e3_ok = e3_ok and sym["all_l_ge_9_fail_and_l_le_8_hold"] and sym["generic_code_mismatches_l_le_12"] == 0 \
+        and grid["holds_l_le_8_fails_l_9_to_12"]
     consistent = (viol_corr == 0 and mp_corr >= -mpmath.mpf(10) ** -40 and viol_print > 0 and mp_print < 0
                   and two_point_ok and two_point_corr >= 0 and e3_ok)
     return ClaimResult(
@@ -114,7 +162,7 @@ def check() -> ClaimResult:
         key_figure=(f"printed form fails in {viol_print}/{N_RANDOM} random instances (min slack "
                     f"{mpmath.nstr(mp_print, 6)}; two-point counterexample slack -9801/40000); "
                     f"corrected q(A) form 0 failures (min slack {mpmath.nstr(mp_corr, 3)}); "
-                    f"E3 per-round bound fails for l >= {first_fail} on a non-product A_t"),
+                    f"E3: per-round bound holds for all A iff l <= 8 (fails from l = 9; digest family from l = {first_fail})"),
         evidence={
             "random_instances": N_RANDOM, "domain_size": SIZE, "float_tolerance": f"{TOL:g}",
             "corrected_violations": viol_corr, "printed_violations": viol_print,
@@ -130,7 +178,12 @@ def check() -> ClaimResult:
                    "rows": e3_rows, "closed_form_mismatches": closed_form_mismatch,
                    "float_crosscheck_mismatches_l_le_14": numeric_mismatch,
                    "uniform_product_A_failures_l_le_14": product_fail,
-                   "note": "digest quoted l >= 12 from the sampled l = 8, 12, 16, 20; the exact threshold is l = 10; "
-                           "proof gap only, eq. (3) itself is not refuted"},
+                   "note": "digest quoted l >= 12 from the sampled l = 8, 12, 16, 20; in that family the exact threshold "
+                           "is l = 10, and over all A it is l = 9 (symmetric family below); proof gap only, eq. (3) "
+                           "itself is not refuted",
+                   "symmetric_family": sym, "two_point_grid": grid,
+                   "hoeffding_argument_l_le_8": "range of 1/2 sum_i q_i(u)(a_i - q_i(A)) <= 1/2 sum_i |a_i - q_i(A)|; "
+                                                "Hoeffding + Cauchy-Schwarz: log-MGF <= l sum_i (a_i-q_i(A))^2/32 <= "
+                                                "sum_i (a_i-q_i(A))^2/4 iff l <= 8, which is what the bound needs"},
         },
     )

@@ -16,7 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bcdp.partial_dp_mwem import (ScoreSensitivities, conjunction_workload, disjoint_tuples,
-                                  e3_joint_round_slack, e3_joint_round_slack_numeric,
+                                  e3_joint_round_slack, e3_joint_round_slack_numeric, e3_symmetric_slack,
+                                  joint_round_slack,
                                   exponential_mechanism_probabilities, lemma13_slack, lemma13_slack_mp,
                                   max_disjoint_average_error, partial_mwem, sample_exponential_mechanism,
                                   score_sensitivities, thm12_accounting, thm12_accuracy_rhs)
@@ -260,3 +261,40 @@ def test_mwem_input_validation():
         partial_mwem([0, 8], wl, 1.0, 2, 1, rng)
     with pytest.raises(InvalidInputError):
         conjunction_workload(3, [4])
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 10 ** 6), ell=st.integers(1, 8), size=st.integers(2, 12),
+       concentration=st.sampled_from([0.05, 0.5, 5.0]))
+def test_joint_round_inequality_holds_for_l_le_8(seed, ell, size, concentration):
+    """Hoeffding argument (see joint_round_slack): for l <= 8 the per-round inequality holds for
+    every A, x, q in [0,1]^{X x l} and a in [0,1]^l (no product structure, no disjointness needed)."""
+    rng = np.random.default_rng(seed)
+    a_dist = rng.dirichlet(np.full(size, concentration), 100)
+    a_dist = np.maximum(a_dist, 1e-12)
+    a_dist /= a_dist.sum(axis=1, keepdims=True)
+    x_dist = rng.dirichlet(np.full(size, concentration), 100)
+    q = rng.random((size, ell))
+    if seed % 2:
+        q = np.round(q)
+    assert joint_round_slack(a_dist, x_dist, q, rng.random((100, ell))).min() >= -1e-9
+
+
+def test_e3_symmetric_family_closed_form_and_generic_path():
+    for ell in range(4, 13):
+        size = 2 ** ell
+        q = np.array([[(u >> i) & 1 for i in range(ell)] for u in range(size)], dtype=np.float64)
+        dist = np.zeros(size)
+        dist[0] = dist[-1] = 0.5
+        slack = e3_symmetric_slack(ell, 1)
+        with mpmath.workdps(60):
+            assert abs(slack - (mpmath.mpf(1) / ell - mpmath.log(mpmath.cosh(mpmath.mpf(1) / 2)))) < mpmath.mpf(10) ** -50
+        generic = joint_round_slack(dist, dist, q, np.full((1, ell), 0.5 + 2.0 / ell))[0]
+        assert abs(generic - float(slack)) < 1e-12
+        assert (slack < 0) == (ell >= 9)
+    with pytest.raises(InvalidInputError):
+        e3_symmetric_slack(2, 1)          # a_i = 1/2 + 2w/l = 3/2 > 1
+    with pytest.raises(FloatRefusedError):
+        e3_symmetric_slack(9, 1.0)
+    with pytest.raises(InvalidInputError):
+        joint_round_slack(np.ones((1, 4)) / 4, np.ones((1, 4)) / 4, np.ones((4, 2)), np.ones((1, 3)))

@@ -197,3 +197,28 @@ def test_empirical_bernstein_lower_properties():
         empirical_bernstein_lower(np.array([0.5, 2.0]), 1.0, 0.1)
     with pytest.raises(InvalidInputError):
         empirical_bernstein_lower(np.array([0.5]), 1.0, 0.1)
+
+
+@settings(max_examples=80, deadline=None)
+@given(points=st.lists(st.lists(st.integers(-2, 2), min_size=3, max_size=3), min_size=1, max_size=6),
+       y=st.lists(st.fractions(min_value=-4, max_value=4, max_denominator=6), min_size=3, max_size=3))
+def test_wolfe_on_degenerate_point_clouds_matches_exact_oracle(points, y):
+    """Random small integer clouds (duplicates, collinear / coplanar sets) in R^3."""
+    exact_pt, _ = exact_hull_projection(points, y)
+    got = hull_projection(np.array(points, dtype=np.float64), np.array([float(v) for v in y]))
+    assert np.allclose(got.point, [float(v) for v in exact_pt], atol=1e-9, rtol=0)
+
+
+def test_wolfe_agrees_with_scipy_nnls_penalty_formulation():
+    """Independent solver: scipy.optimize.nnls on min ||V^T w - y||^2 + M^2 (1^T w - 1)^2, w >= 0
+    (penalty M = 1e5, so agreement only to ~1e-6)."""
+    from scipy.optimize import nnls
+
+    rng = np.random.default_rng(8)
+    verts = workload("parity", 4, 2)[0].astype(np.float64)
+    big = 1e5
+    for _ in range(30):
+        y = rng.normal(0.5, 1.5, verts.shape[1])
+        mat = np.vstack([verts.T, big * np.ones((1, verts.shape[0]))])
+        w, _ = nnls(mat, np.append(y, big))
+        assert np.allclose(hull_projection(verts, y).point, w @ verts, atol=1e-6)

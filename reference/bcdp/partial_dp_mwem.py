@@ -380,3 +380,36 @@ def e3_joint_round_slack_numeric(ell: int) -> float:
     a_next /= a_next.sum()
     drop = math.log(a_next[size - 1] / a_t[size - 1])
     return drop - 0.25 * float(np.sum((qa - qx) ** 2) - np.sum((np.ones(ell) - qx) ** 2))
+
+
+def joint_round_slack(a_dist: np.ndarray, x_dist: np.ndarray, q: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """Per-round inequality used in the proof of Thm 12 (L1080-L1090), vectorised over instances:
+    drop - 1/4 sum_i [(q_i(A) - q_i(x))^2 - (a_i - q_i(x))^2] for the JOINT update
+    A'(u) ∝ A(u) exp(1/2 sum_i q_i(u)(a_i - q_i(A))).  Shapes: a_dist, x_dist (N, |X|); q (|X|, l);
+    a (N, l).  float64.  Holds for every A when l <= 8 (Hoeffding's lemma: the exponent has range
+    <= 1/2 sum_i |a_i - q_i(A)|, so log E_A e^{e - E e} <= l sum_i (a_i - q_i(A))^2/32), not beyond."""
+    a_dist, x_dist = np.atleast_2d(a_dist), np.atleast_2d(x_dist)
+    a = np.atleast_2d(a)
+    q = np.asarray(q, dtype=np.float64)
+    if not (a_dist.shape == x_dist.shape and a_dist.shape[1] == q.shape[0] and a.shape == (a_dist.shape[0], q.shape[1])):
+        raise InvalidInputError("joint_round_slack: shape mismatch")
+    qa, qx = a_dist @ q, x_dist @ q
+    e = 0.5 * (a - qa) @ q.T                                   # (N, |X|)
+    emax = e.max(axis=1, keepdims=True)
+    drop = np.sum(x_dist * e, axis=1) - (np.log(np.sum(a_dist * np.exp(e - emax), axis=1)) + emax[:, 0])
+    return drop - 0.25 * np.sum((qa - qx) ** 2 - (a - qx) ** 2, axis=1)
+
+
+def e3_symmetric_slack(ell: int, w, dps: int = 60) -> mpmath.mpf:
+    """Second E3 family (derived here), mpmath at ``dps`` digits: X = {0,1}^l, q_i(u) = u_i,
+    A = x = (delta_{0^l} + delta_{1^l})/2, a_i = 1/2 + 2w/l (needs 0 <= w <= l/4).  The per-round
+    slack is exactly w^2/l - log cosh(w/2), negative for small w iff l > 8 (log cosh(w/2) =
+    w^2/8 - w^4/192 + ...); at w = 1 it is negative exactly for l >= 9.  ``w`` exact (floats refused)."""
+    if not isinstance(ell, int) or ell < 1:
+        raise InvalidInputError(f"l must be a positive int, got {ell!r}")
+    wf = to_fraction(w, "w")
+    if not 0 <= wf <= Fraction(ell, 4):
+        raise InvalidInputError("need 0 <= w <= l/4 so that a_i lies in [0, 1]")
+    with mpmath.workdps(dps):
+        wm = mpmath.mpf(wf.numerator) / wf.denominator
+        return wm ** 2 / ell - mpmath.log(mpmath.cosh(wm / 2))
