@@ -129,7 +129,8 @@ def check() -> ClaimResult:
         verdict="confirmed" if not violations else "refuted",
         key_figure=(f"d=16, eps=1, nu=eta=1/10, n={n}: exact E|L| = {a['exact_E_size']} (A), "
                     f"{rows['B_9_just_below_2tau']['exact_E_size']} (B), {rows['C_18_at_top_threshold']['exact_E_size']} (C), "
-                    f"{rows['D_39_just_above_half_tau']['exact_E_size']} (D) <= 80; miss union bound {a['miss_union_bound']} <= 1/20; {TRIALS} sampler runs per "
+                    f"{rows['D_39_just_above_half_tau']['exact_E_size']} (D) <= 80; miss union bound "
+                    f"{a['miss_union_bound']} <= 1/20; {TRIALS} sampler runs per "
                     f"dataset within binomial quantiles (false-failure 1e-6)"),
         evidence={"precision_digits": DPS, "lambda": LAM, "mu": f(mu), "tau": f(p.tau), "n": n,
                   "tau_threshold": f(threshold), "seed": SEED, "datasets": rows,

@@ -74,7 +74,9 @@ def check() -> ClaimResult:
             for d in (d_min, 2 * d_min, *LARGE_D):
                 n_min = thm16_packing_min_n(d, eps, nu)
                 printed = thm16_printed_bound(d, eps, nu)
-                cont = (sympy.log(sympy.Rational(d, 10)) / sympy.Rational(eps.numerator, eps.denominator) - 1) / (3 * sympy.Rational(nu.numerator, nu.denominator))
+                eps_s = sympy.Rational(eps.numerator, eps.denominator)
+                nu_s = sympy.Rational(nu.numerator, nu.denominator)
+                cont = (sympy.log(sympy.Rational(d, 10)) / eps_s - 1) / (3 * nu_s)
                 row = {"eps": str(eps), "nu": str(nu), "d": d, "proof_yields_n_min": n_min,
                        "printed_0.05_log_d_over_eps_nu": str(sympy.N(printed, 8))}
                 if not bool(n_min >= cont):
@@ -99,6 +101,8 @@ def check() -> ClaimResult:
     corrected_ok = overlap_corrected == 0 and continuous_ok and large_ok
     verdict = "erratum" if printed_wrong and corrected_ok else ("confirmed" if not printed_wrong else "refuted")
     example = next((r for r in below if r["eps"] == "1/100"), below[0] if below else None)
+    ex_text = (f"e.g. d={example['d']}, eps={example['eps']}, nu={example['nu']}: {example['proof_yields_n_min']} < "
+               f"{example['printed_0.05_log_d_over_eps_nu'][:6]}" if example else "none")
     return ClaimResult(
         claim_id="PDP-Thm16-lower-bound",
         source="Ghazi-Kumar-Manurangsi-Steinke, partial DP, Thm 16 (L1849-L1864), proof A.2 (L3979-L4020); digest E11",
@@ -106,11 +110,10 @@ def check() -> ClaimResult:
                   "(packing with distance ceil(2 nu n))",
         verdict=verdict,
         key_figure=(f"printed step fails on {len(step_failures)}/{step_examined} grid points (e.g. eps=1/10, d=12, "
-                    f"nu n=3/10: {sympy.N(ex_lhs, 5)} < {sympy.N(ex_rhs, 5)}); ceil(2 nu n) solution sets overlap in {len(overlap_printed)}/{disjoint_examined} cases, "
-                    f"ceil(3 nu n) in {overlap_corrected}; corrected proof yields n_min below the printed 0.05 log d/(eps nu) "
-                    f"in {len(below)}/{len(rows)} cases (e.g. d={example['d'] if example else '-'}, eps={example['eps'] if example else '-'}: "
-                    f"{example['proof_yields_n_min'] if example else '-'} < {example['printed_0.05_log_d_over_eps_nu'][:6] if example else '-'}), "
-                    f"above it for large d"),
+                    f"nu n=3/10: {sympy.N(ex_lhs, 5)} < {sympy.N(ex_rhs, 5)}); ceil(2 nu n) solution sets overlap in "
+                    f"{len(overlap_printed)}/{disjoint_examined} cases, ceil(3 nu n) in {overlap_corrected}; corrected "
+                    f"proof yields n_min below the printed 0.05 log d/(eps nu) in {len(below)}/{len(rows)} cases "
+                    f"({ex_text}), above it for large d"),
         evidence={
             "disjointness": {"examined": disjoint_examined, "printed_overlaps": len(overlap_printed),
                              "printed_overlap_examples": overlap_printed[:5], "corrected_overlaps": overlap_corrected},
