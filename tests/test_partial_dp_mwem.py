@@ -298,3 +298,26 @@ def test_e3_symmetric_family_closed_form_and_generic_path():
         e3_symmetric_slack(9, 1.0)
     with pytest.raises(InvalidInputError):
         joint_round_slack(np.ones((1, 4)) / 4, np.ones((1, 4)) / 4, np.ones((4, 2)), np.ones((1, 3)))
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10 ** 6), ell=st.integers(9, 12))
+def test_joint_round_inequality_with_step_4_over_l(seed, ell):
+    """Repair of the E3 gap (docs: E-PDP-Thm12-proof): with step eta = 4/l the per-round inequality
+    drop >= (eta/2) sum_i [...] holds for every A; checked on random and on the two E3 families,
+    which fail at eta = 1/2."""
+    size = 2 ** ell
+    q = np.array([[(u >> i) & 1 for i in range(ell)] for u in range(size)], dtype=np.float64)
+    rng = np.random.default_rng(seed)
+    a_dist = rng.dirichlet(np.full(size, 0.05), 20)
+    a_dist = np.maximum(a_dist, 1e-12)
+    a_dist /= a_dist.sum(axis=1, keepdims=True)
+    x_dist = rng.dirichlet(np.full(size, 0.05), 20)
+    assert joint_round_slack(a_dist, x_dist, q, rng.random((20, ell)), eta=4 / ell).min() >= -1e-9
+    two = np.zeros(size)
+    two[0] = two[-1] = 0.5
+    top = np.zeros(size)
+    top[-1] = 1.0
+    for x, a in ((two, np.full((1, ell), 0.5 + 2.0 / ell)), (top, np.ones((1, ell)))):
+        assert joint_round_slack(two, x, q, a, eta=4 / ell)[0] >= -1e-12
+    assert joint_round_slack(two, two, q, np.full((1, ell), 0.5 + 2.0 / ell))[0] < 0

@@ -382,22 +382,26 @@ def e3_joint_round_slack_numeric(ell: int) -> float:
     return drop - 0.25 * float(np.sum((qa - qx) ** 2) - np.sum((np.ones(ell) - qx) ** 2))
 
 
-def joint_round_slack(a_dist: np.ndarray, x_dist: np.ndarray, q: np.ndarray, a: np.ndarray) -> np.ndarray:
+def joint_round_slack(a_dist: np.ndarray, x_dist: np.ndarray, q: np.ndarray, a: np.ndarray,
+                      eta: float = 0.5) -> np.ndarray:
     """Per-round inequality used in the proof of Thm 12 (L1080-L1090), vectorised over instances:
-    drop - 1/4 sum_i [(q_i(A) - q_i(x))^2 - (a_i - q_i(x))^2] for the JOINT update
-    A'(u) ∝ A(u) exp(1/2 sum_i q_i(u)(a_i - q_i(A))).  Shapes: a_dist, x_dist (N, |X|); q (|X|, l);
-    a (N, l).  float64.  Holds for every A when l <= 8 (Hoeffding's lemma: the exponent has range
-    <= 1/2 sum_i |a_i - q_i(A)|, so log E_A e^{e - E e} <= l sum_i (a_i - q_i(A))^2/32), not beyond."""
+    drop - (eta/2) sum_i [(q_i(A) - q_i(x))^2 - (a_i - q_i(x))^2] for the JOINT update
+    A'(u) ∝ A(u) exp(eta sum_i q_i(u)(a_i - q_i(A))); eta = 1/2 is Alg. 1 (bound 1/4 sum ...).
+    Shapes: a_dist, x_dist (N, |X|); q (|X|, l); a (N, l).  float64.  Holds for every A when
+    eta <= 4/l, i.e. l <= 8 at eta = 1/2 (Hoeffding's lemma: the exponent has range
+    <= eta sum_i |a_i - q_i(A)|, so log E_A e^{e - E e} <= eta^2 l sum_i (a_i - q_i(A))^2/8), not beyond."""
     a_dist, x_dist = np.atleast_2d(a_dist), np.atleast_2d(x_dist)
     a = np.atleast_2d(a)
     q = np.asarray(q, dtype=np.float64)
     if not (a_dist.shape == x_dist.shape and a_dist.shape[1] == q.shape[0] and a.shape == (a_dist.shape[0], q.shape[1])):
         raise InvalidInputError("joint_round_slack: shape mismatch")
     qa, qx = a_dist @ q, x_dist @ q
-    e = 0.5 * (a - qa) @ q.T                                   # (N, |X|)
+    if not (eta > 0 and math.isfinite(eta)):
+        raise InvalidInputError(f"eta must be finite and positive, got {eta!r}")
+    e = eta * (a - qa) @ q.T                                   # (N, |X|)
     emax = e.max(axis=1, keepdims=True)
     drop = np.sum(x_dist * e, axis=1) - (np.log(np.sum(a_dist * np.exp(e - emax), axis=1)) + emax[:, 0])
-    return drop - 0.25 * np.sum((qa - qx) ** 2 - (a - qx) ** 2, axis=1)
+    return drop - 0.5 * eta * np.sum((qa - qx) ** 2 - (a - qx) ** 2, axis=1)
 
 
 def e3_symmetric_slack(ell: int, w, dps: int = 60) -> mpmath.mpf:
