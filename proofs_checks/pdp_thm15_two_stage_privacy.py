@@ -18,7 +18,8 @@ Printed constants: the sup exceeds eps (total 1.5829 eps; stage 1 alone 0.9162 e
 E8 + E9.  Corrected: every pair <= eps (stage 1 <= eps/2): a full check, not evidence on a family.
 Also recomputed: the E6 remark (rounding f + Lap(b) recovers f w.p. 1 - e^{-1/(2b)}: 0.99326 for
 Lap(1/eps) vs 0.91792 for the replace-one-correct Lap(2/eps) at eps = 10) and the sample-size figure
-n >= 17,891 (d = 16, eps = 1, nu = eta = 1/10).
+n >= 17,891 (d = 16, eps = 1, nu = eta = 1/10), the corrected variant's n >= 35,835, and the utility
+chain with the Markov step (E10) replaced by E|L| e^{-nu n/b2}: failure <= eta at both sizes.
 """
 
 from __future__ import annotations
@@ -32,8 +33,8 @@ import sympy
 from bcdp.claims import ClaimResult
 from bcdp.partial_dp_heavy_hitters import (DPS, laplace_histogram_epsilon, lemma28_bound, max_log_ratio_d4,
                                            neighbouring_pairs_up_to_symmetry, path_sup_all_datasets,
-                                           path_sup_for_pair, rounding_success_probability, thm15_params,
-                                           thm15_sample_size)
+                                           path_sup_for_pair, rounding_success_probability, thm15_failure_bound,
+                                           thm15_params, thm15_sample_size)
 from bcdp.partial_dp_histogram import corrected_params, max_log_ratio, printed_params
 
 EPS, NU, N = 1, mp.mpf(1) / 10, 200
@@ -127,7 +128,12 @@ def check() -> ClaimResult:
           "eps_of_Lap(2/eps)_nabla0_in_units_of_eps": str(laplace_histogram_epsilon(2, "nabla0"))}
     n_req = thm15_sample_size(16, 1, "1/10", "1/10")
     n_req_int = int(mp.ceil(n_req))
-    if printed_fails and corrected_ok and agree:
+    n_cor = thm15_sample_size(16, 1, "1/10", "1/10", "corrected")
+    n_cor_int = int(mp.ceil(n_cor))
+    fail_printed = thm15_failure_bound(16, 1, "1/10", "1/10", n_req_int, "printed")
+    fail_corrected = thm15_failure_bound(16, 1, "1/10", "1/10", n_cor_int, "corrected")
+    utility_ok = fail_printed <= mp.mpf(1) / 10 and fail_corrected <= mp.mpf(1) / 10
+    if printed_fails and corrected_ok and agree and utility_ok:
         verdict = "erratum"
     elif not printed_fails and agree:
         verdict = "confirmed"
@@ -143,7 +149,7 @@ def check() -> ClaimResult:
         key_figure=(f"eps=1, nu=1/10, n=200, ALL neighbouring pairs (path-sum reduction, d=4 and 16): printed sup "
                     f"{pr['rows'][0]['sup_total']} > 1 (stage 1 {pr['rows'][0]['sup_stage1']} > 1/2); corrected "
                     f"(lambda=8.025, Lap(4)) {co['rows'][0]['sup_total']} <= 1 (stage 1 {co['rows'][0]['sup_stage1']}); "
-                    f"n >= {n_req_int} at d=16; E6: {e6['value_1'][:7]} vs {e6['value_2'][:7]}"),
+                    f"n >= {n_req_int} at d=16 (corrected {n_cor_int}); E6: {e6['value_1'][:7]} vs {e6['value_2'][:7]}"),
         evidence={
             "precision_digits": DPS,
             "all_pairs": all_pairs,
@@ -152,7 +158,12 @@ def check() -> ClaimResult:
                        "corrected": {"sup_total": f(c_total), "sup_stage1": f(c_stage1), "argmax": c_arg},
                        "histogram_module_vs_path_sum": mp.nstr(max(p_dis, c_dis), 3)},
             "E6_E9": e6,
-            "sample_size_d16_eps1_nu_eta_0.1": {"formula_value": f(n_req), "least_integer_n": n_req_int},
+            "sample_size_d16_eps1_nu_eta_0.1": {"formula_value": f(n_req), "least_integer_n": n_req_int,
+                                                 "corrected_formula_value": f(n_cor), "corrected_least_n": n_cor_int},
+            "utility_E10": {"printed_markov_step": "E|L| <= 8/nu gives P[|L| > 32/nu] <= 1/4, not 0.25 eta",
+                            "repaired_failure_bound_printed_at_n": mp.nstr(fail_printed, 12),
+                            "repaired_failure_bound_corrected_at_n": mp.nstr(fail_corrected, 12),
+                            "eta": "1/10", "holds": bool(utility_ok)},
             "printed_fails": bool(printed_fails), "corrected_holds_on_all_pairs": bool(corrected_ok),
             "methods_agree": bool(agree),
         },

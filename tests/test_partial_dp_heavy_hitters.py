@@ -24,7 +24,8 @@ from bcdp.partial_dp_heavy_hitters import (
     enumerate_transcripts_d4, example_pair_from_counts, hh_params, inclusion_law, laplace_histogram_epsilon,
     laplace_tail, lemma28_bound, max_log_ratio_d4, max_log_ratio_d4_bruteforce, neighbouring_pairs_up_to_symmetry,
     neighbours, packing_success_bound, path_sup_all_datasets, path_sup_for_pair, priv_heavy_hitter_sample,
-    reject_probability, rounding_success_probability, thm15_params, thm15_sample_size, thm16_packing_min_n,
+    reject_probability, rounding_success_probability, thm15_failure_bound, thm15_params, thm15_sample_size,
+    thm16_packing_min_n,
     thm16_printed_step, transcript_log_probability, tree_levels, tree_symmetries, zxx16_laplace_lemma)
 
 TOL = mp.mpf(10) ** -40
@@ -319,6 +320,27 @@ def test_thm15_sample_size_figure():
     value = thm15_sample_size(16, 1, "1/10", "1/10")
     assert abs(value - mp.mpf(str(sympy.N(expr, 60)))) < mp.mpf(10) ** -40
     assert int(sympy.ceiling(expr)) == 17891 == int(mp.ceil(value))
+
+
+def test_thm15_corrected_sample_size_and_repaired_failure_bound():
+    """Corrected variant: lambda_c = (4/eps)(1 + 16/(16 - nu)), b2 = 4/eps; n_c = (16 mu_c log2 d +
+    16 lambda_c ln(d/(eta nu)))/nu + b2 ln(16/(nu eta))/nu.  At n_c the repaired chain eta/2 +
+    (8/nu) e^{-nu n/b2} is <= eta; below the Lemma 30 threshold the bound refuses."""
+    nu = eta = sympy.Rational(1, 10)
+    lam_c = 4 * (1 + 16 / (16 - nu))
+    mu_c = lam_c * sympy.log(16 / nu)
+    expr = (16 * mu_c * 4 + 16 * lam_c * sympy.log(16 / (eta * nu))) / nu + 4 * sympy.log(16 / (nu * eta)) / nu
+    value = thm15_sample_size(16, 1, "1/10", "1/10", "corrected")
+    assert abs(value - mp.mpf(str(sympy.N(expr, 60)))) < mp.mpf(10) ** -40
+    n_c = int(sympy.ceiling(expr))
+    bound = thm15_failure_bound(16, 1, "1/10", "1/10", n_c, "corrected")
+    indep = eta / 2 + (8 / nu) * sympy.exp(-nu * n_c / 4)
+    assert abs(bound - mp.mpf(str(sympy.N(indep, 60)))) < mp.mpf(10) ** -45
+    assert bound <= mp.mpf(1) / 10
+    # exactly at the stage-2 term alone: (8/nu) e^{-ln(16/(nu eta))} = eta/2
+    assert sympy.simplify((8 / nu) * sympy.exp(-sympy.log(16 / (nu * eta))) - eta / 2) == 0
+    with pytest.raises(ValueError):
+        thm15_failure_bound(16, 1, "1/10", "1/10", 17891, "corrected")  # tau below the Lemma 30 threshold
 
 
 def test_e6_rounding_probabilities():

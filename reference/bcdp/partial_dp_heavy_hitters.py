@@ -712,15 +712,41 @@ def thm15_params(eps: Any, nu: Any, n: int, variant: str) -> Thm15Params:
         return Thm15Params(HHParams(lam, lam * mp.log(16 / v), v * n / 2), b2, variant)
 
 
-def thm15_sample_size(d: int, eps: Any, nu: Any, eta: Any) -> mp.mpf:
-    """Proof A.1.3 (L3933-L3940): n >= (16 mu log2 d + 16 lambda ln(d/(eta nu)))/nu + 100 ln(1/(eta nu))/(nu eps)
-    with the printed lambda = 3/eps, mu = lambda ln(16/nu) (log2 for the tree depth, ln elsewhere)."""
+def thm15_sample_size(d: int, eps: Any, nu: Any, eta: Any, variant: str = "printed") -> mp.mpf:
+    """Sample size of Thm 15 (mpmath, DPS digits; log2 for the tree depth, ln elsewhere).
+
+    "printed" (A.1.3, L3933-L3940): n >= (16 mu log2 d + 16 lambda ln(d/(eta nu)))/nu
+    + 100 ln(1/(eta nu))/(nu eps) with lambda = 3/eps, mu = lambda ln(16/nu).
+    "corrected": the first term with the corrected lambda = (4/eps)(1 + 16/(16 - nu)) (so that
+    tau = nu n/2 meets Lemma 30), plus b2 ln(16/(nu eta))/nu with b2 = 4/eps, which makes the stage-2
+    failure bound of :func:`thm15_failure_bound` at most eta/2 (digest E10)."""
     tree_levels(d)
+    tp = thm15_params(eps, nu, 1, variant)
     with mp.workdps(DPS):
         e, v, h = to_mpf(eps, "eps"), to_mpf(nu, "nu"), to_mpf(eta, "eta")
-        lam = 3 / e
-        mu = lam * mp.log(16 / v)
-        return (16 * mu * mp.log(d, 2) + 16 * lam * mp.log(d / (h * v))) / v + 100 * mp.log(1 / (h * v)) / (v * e)
+        lam, mu = tp.stage1.lam, tp.stage1.mu
+        first = (16 * mu * mp.log(d, 2) + 16 * lam * mp.log(d / (h * v))) / v
+        if variant == "printed":
+            return first + 100 * mp.log(1 / (h * v)) / (v * e)
+        return first + tp.b2 * mp.log(16 / (v * h)) / v
+
+
+def thm15_failure_bound(d: int, eps: Any, nu: Any, eta: Any, n: int, variant: str) -> mp.mpf:
+    """Upper bound on P[max_y |f_hat_y - f_y| > nu n] for the two-stage histogram (repairing E10).
+
+    The proof (L3957-L3975) uses Markov to get |L| <= 32/nu "with probability 1 - 0.25 eta"; Markov
+    only gives probability 3/4.  Valid chain: failure needs (i) a heavy string (f >= 2 tau = nu n)
+    missing from L -- probability <= eta/2 by Lemma 30 -- or (ii) some s in L with |Lap(b2)| > nu n;
+    stage-2 noise is independent of L, so P[(ii)] <= E|L| e^{-nu n/b2} <= (8/nu) e^{-nu n/b2}
+    (Lemma 30).  Strings outside L with f <= nu n get f_hat = 0, within nu n.  Requires the Lemma 30
+    conditions at tau = nu n/2 (raises otherwise)."""
+    tp = thm15_params(eps, nu, n, variant)
+    cond = lemma30_conditions(d, n, tp.stage1.lam, tp.stage1.mu, nu, eta)
+    if not (cond["tau_ok"] and cond["mu_ok"] and cond["nu_eta_ok"]):
+        raise ValueError("Lemma 30 conditions fail at this n: the bound does not apply")
+    with mp.workdps(DPS):
+        v, h = to_mpf(nu, "nu"), to_mpf(eta, "eta")
+        return h / 2 + (8 / v) * mp.exp(-v * n / tp.b2)
 
 
 def rounding_success_probability(scale: Any) -> sympy.Expr:
