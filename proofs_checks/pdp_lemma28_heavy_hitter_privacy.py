@@ -16,7 +16,9 @@ Exact sups (mpmath, 50 digits; :mod:`bcdp.partial_dp_heavy_hitters`):
 
 The proof's defects (digest E7: "smallest" L0 should be "largest", mis-oriented margins, min/max
 swapped, product (6) has one active factor) do not affect the final inequality, which holds on
-every instance: verdict "confirmed" (for the printed lemma statement).
+every instance: verdict "confirmed" (for the printed lemma statement).  The intermediate claims are
+checked too: the a-path sum (product (5)) is <= eps/2 and the b-path sum (product (6)) is
+<= 1/lambda (one active level, E7) over all datasets.
 """
 
 from __future__ import annotations
@@ -99,8 +101,16 @@ def check() -> ClaimResult:
                 violations.append({"witness_not_realised": label, "d": d})
             if sup > bound:
                 violations.append({"label": label, "d": d, "sup": f(sup), "bound": f(bound)})
+            # the proof's intermediate claims: (5) <= e^{eps/2} with eps the Lemma 28 value, and (digest E7)
+            # (6) <= e^{1/lambda} because only one level of the 10^{2^l - 1} path can contribute
+            with mp.workdps(DPS):
+                intermediate_fails = wit["a_path_sup"] > bound / 2 or wit["b_path_sup"] > 1 / p.lam + AGREE_TOL
+            if intermediate_fails:
+                violations.append({"intermediate": label, "d": d})
             large.append({"params": label, "lambda": f(p.lam), "mu": f(p.mu), "tau": f(p.tau), "n": n, "d": d,
                           "sup_all_pairs": f(sup), "lemma28_bound": f(bound), "slack": f(bound - sup),
+                          "product5_a_path_sup": f(wit["a_path_sup"]), "half_bound": f(bound / 2),
+                          "product6_b_path_sup": f(wit["b_path_sup"]), "one_over_lambda": f(1 / p.lam),
                           "witness": {"pattern": list(wit["pattern"]), "f_a": wit["f_a"], "f_b": wit["f_b"]}})
     verdict = "confirmed" if not violations else "refuted"
     min_slack_small = min(mp.mpf(s["slack"]) for s in small)

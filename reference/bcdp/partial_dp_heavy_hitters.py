@@ -484,7 +484,8 @@ def path_sup_all_datasets(d: int, n: int, p: HHParams, stage2_scale: Any = None)
     the sum separates into an a-part and a b-part, each maximised over non-increasing sequences by a
     dynamic programme (V_l(f) = term_l(f) + max_{g <= f} V_{l+1}(g)); the coupling f_{a,1} + f_{b,1}
     <= n is a final max over the split.  Runs in O(patterns * L * n) mpmath operations.
-    Returns (value, witness with the pattern and the two count sequences).
+    Returns (value, witness with the pattern, the two count sequences, and the separate sups
+    a_path_sup / b_path_sup of the a-path and b-path sums -- the proof's products (5) and (6)).
     """
     L = len(tree_levels(d))
     if not isinstance(n, int) or n < 1:
@@ -522,6 +523,9 @@ def path_sup_all_datasets(d: int, n: int, p: HHParams, stage2_scale: Any = None)
 
         a_parts = {(k, e): side_best(ta, k, e, 1) for k in range(1, L + 1) for e in "ar"}
         b_parts = {(k, e): side_best(tb, k, e, 0) for k in range(1, L + 1) for e in "ar"}
+        # separate sups of the two path sums (the paper's products (5) and (6) of the proof of Lemma 28)
+        a_sup = max(max(v[0]) for v in a_parts.values())
+        b_sup = max(max(v[0]) for v in b_parts.values())
         best, witness = mp.mpf("-inf"), {}
         for pat in _feasible_patterns(L):
             ka, ea, kb, eb = pat
@@ -542,6 +546,7 @@ def path_sup_all_datasets(d: int, n: int, p: HHParams, stage2_scale: Any = None)
                     fb1 = pref_arg[n - fa1]
                     best = v
                     witness = {"pattern": pat, "f_a": sa[fa1], "f_b": sb[fb1]}
+        witness["a_path_sup"], witness["b_path_sup"] = a_sup, b_sup
         return best, witness
 
 
