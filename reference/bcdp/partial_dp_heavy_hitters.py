@@ -879,8 +879,9 @@ def neighbouring_pairs_up_to_symmetry(d: int, n: int) -> Iterator[tuple[Counter,
     universe = ["".join(b) for b in itertools.product("01", repeat=d)]
     index = {s: i for i, s in enumerate(universe)}
     images = [[index[apply_symmetry(g, s)] for s in universe] for g in group]
-    for combo in itertools.combinations(range(len(universe)), 0) if n == 0 else \
-            itertools.combinations_with_replacement(range(len(universe)), n):
+    if not isinstance(n, int) or n < 1:
+        raise InvalidInputError("n must be an integer >= 1")
+    for combo in itertools.combinations_with_replacement(range(len(universe)), n):
         if all(tuple(sorted(img[i] for i in combo)) >= combo for img in images):
             x = Counter(universe[i] for i in combo)
             for u, up, _j, xp in neighbours(x):
