@@ -553,3 +553,16 @@ def lemma23_step_holds(w: Sequence[Any], z: Point, nu: Any, radius: int | None =
         if hamming(z, zp) <= r and sum(a * b for a, b in zip(ws, zp)) < 0:
             return True
     return False
+
+
+def lemma23_minimal_radius(w: Sequence[Any], z: Point) -> int | float:
+    """min{||z' - z||_0 : <w, z'> < 0} over the cube (``INFINITY`` only for w = 0): the Hamming
+    radius the Lemma 23 step needs at (w, z)."""
+    ws = [to_fraction(v, "w") for v in w]
+    if len(z) != len(ws):
+        raise InvalidInputError("w and z have different lengths")
+    best: int | float = INFINITY
+    for zp in cube(len(ws)):
+        if sum(a * b for a, b in zip(ws, zp)) < 0:
+            best = min(best, hamming(z, zp))
+    return best
