@@ -1,0 +1,186 @@
+"""Partial DP paper, Proposition 26 (L2554-L2580): Bayesian semantics of eps-nabla0-DP.
+
+Printed: M : X^n -> Y eps-nabla0-DP, prior P on X^n that "can be decomposed as a product
+distribution over the attributes given by s and the remaining d - |s| attributes"; then for all
+y and i, d_TV(P_{X_s | M(X) = y}, P_{X_s | M(X_{-i}) = y}) <= e^{2|s| eps} - 1, "X_{-i} denotes X
+with the i-th entry removed or blanked".
+
+Readings made explicit (module :mod:`bcdp.partial_dp_semantics`): X_s is record i's attributes in
+s, X_{i,s}; a finite M is defined on X^n only, so X_{-i} is *blanked*: either record i replaced by
+a reference record (``record``, the [KS14] reading) or only its s-attributes (``attributes``).
+The product assumption is read two ways: (a) X_{i,s} independent of all other cells, (b) the
+s-columns (all records) independent of the other columns (records may be correlated).
+
+Checked exactly (Fractions; e^eps = the accountant's per-attribute ratio, bound = ratio^{2|s|} - 1):
+
+* random near-uniform mechanisms (so the bound is below 1 and not vacuous) on n = 2 records of
+  d = 2, 3 binary attributes and n = 3 of d = 2, every record i, attribute set s, output y and
+  blank record, priors of kinds (a), (b), (a)+(b) with independent records, and arbitrary;
+* ``attributes`` blanking: the bound holds for every prior ([KS14] argument, |s| attributes);
+* ``record`` blanking: the bound holds under (a) and under independent records + (b);
+* under (b) with correlated records the printed bound FAILS: closed form (n = 6 records, d = 6,
+  e^eps = 11/10, s = {0}): d_TV = (r^5 - 1)/(r^5 + 1) = 61051/261051 > 21/100 = r^2 - 1; the closed
+  form is cross-checked against the generic engine on its m = 2 instance (512 datasets), whose
+  eps0 (= log(11/10)) is computed by the accountant.
+
+Verdict "erratum": the statement holds with blanking of the s-attributes (any prior) or with X_{i,s}
+independent of the rest, but not for whole-record blanking under the column-product reading.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from fractions import Fraction
+
+from bcdp import Mechanism, Prior
+from bcdp.claims import ClaimResult
+from bcdp.partial_dp import dataset_domain, per_attribute_matrix
+from bcdp.partial_dp_semantics import (cells_of, prop26_bound, prop26_tv, xor_rr_counterexample,
+                                       xor_rr_instance)
+from bcdp.rational import INFINITY
+
+from ._common import jsonable, keep
+
+SEED = 2626
+SHAPES = [(2, 2), (2, 3), (3, 2)]  # (n, d)
+MECHS_PER_SHAPE = {(2, 2): 5, (2, 3): 2, (3, 2): 2}
+
+
+def eps_ratio(mech: Mechanism, n: int, d: int) -> Fraction | float:
+    best: Fraction | float = Fraction(1)
+    for row in per_attribute_matrix(mech, n, d):
+        for p in row:
+            if p.witness is not None and (p.ratio == INFINITY or p.ratio > best):
+                best = p.ratio
+    return best
+
+
+def near_uniform_mechanism(rng: random.Random, n: int, d: int, n_out: int) -> Mechanism:
+    dom = dataset_domain([(0, 1)] * d, n)
+    rows = []
+    for _ in dom.points:
+        w = [Fraction(40 + rng.randint(0, 6)) for _ in range(n_out)]
+        tot = sum(w)
+        rows.append(tuple(v / tot for v in w))
+    return Mechanism(dom, tuple(range(n_out)), tuple(rows))
+
+
+def random_law(rng: random.Random, keys: list, zero_rate: float = 0.2) -> dict:
+    w = [0 if rng.random() < zero_rate else rng.randint(1, 9) for _ in keys]
+    if not any(w):
+        w[rng.randrange(len(w))] = 1
+    tot = sum(w)
+    return {k: Fraction(v, tot) for k, v in zip(keys, w) if v}
+
+
+def prior_from(dom, fn) -> Prior:
+    return Prior(dom, tuple(fn(p) for p in dom.points))
+
+
+def priors(rng: random.Random, n: int, d: int, i: int, s: tuple) -> dict[str, Prior]:
+    dom = dataset_domain([(0, 1)] * d, n)
+    target = cells_of(i, s, n, d)
+    others = [c for c in range(n * d) if c not in target]
+    scols = [t * d + j for t in range(n) for j in s]
+    rcols = [c for c in range(n * d) if c not in scols]
+    a_law = random_law(rng, list(itertools.product((0, 1), repeat=len(target))))
+    o_law = random_law(rng, list(itertools.product((0, 1), repeat=len(others))))
+    s_law = random_law(rng, list(itertools.product((0, 1), repeat=len(scols))))
+    r_law = random_law(rng, list(itertools.product((0, 1), repeat=len(rcols))))
+    sub = [c for c in range(d) if c not in s]
+    rec_s = [random_law(rng, list(itertools.product((0, 1), repeat=len(s))), 0.0) for _ in range(n)]
+    rec_r = [random_law(rng, list(itertools.product((0, 1), repeat=len(sub))), 0.0) for _ in range(n)]
+    full = random_law(rng, list(dom.points), 0.3)
+
+    def pick(p, cells):
+        return tuple(p[c] for c in cells)
+
+    def indep_records(p):
+        prob = Fraction(1)
+        for t in range(n):
+            prob *= rec_s[t].get(tuple(p[t * d + j] for j in s), Fraction(0))
+            prob *= rec_r[t].get(tuple(p[t * d + j] for j in sub), Fraction(0))
+        return prob
+
+    out = {
+        "(a) X_is independent of the rest": prior_from(dom, lambda p: a_law.get(pick(p, target), Fraction(0))
+                                                       * o_law.get(pick(p, others), Fraction(0))),
+        "(b) s-columns x other columns": prior_from(dom, lambda p: s_law.get(pick(p, scols), Fraction(0))
+                                                    * r_law.get(pick(p, rcols), Fraction(0))),
+        "(a)+(b) independent records": prior_from(dom, indep_records),
+        "arbitrary": prior_from(dom, lambda p: full.get(p, Fraction(0))),
+    }
+    return out
+
+
+def le(a, b) -> bool:
+    return b == INFINITY or (a != INFINITY and a <= b)
+
+
+def check() -> ClaimResult:
+    rng = random.Random(SEED)
+    stats: dict[str, dict] = {}
+    kept: list = []
+    for n, d in SHAPES:
+        for _ in range(MECHS_PER_SHAPE[(n, d)]):
+            mech = near_uniform_mechanism(rng, n, d, rng.randint(2, 3))
+            ratio = eps_ratio(mech, n, d)
+            for i in range(n):
+                for size in range(1, d + 1):
+                    for s in itertools.combinations(range(d), size):
+                        bound = prop26_bound(ratio, len(s))
+                        for kind, prior in priors(rng, n, d, i, s).items():
+                            for blanking in ("record", "attributes"):
+                                key = f"{kind} / blank {blanking}"
+                                st = stats.setdefault(key, {"cases": 0, "violations": 0, "min_slack": None,
+                                                            "max_tv_over_bound": "0"})
+                                for y in mech.outputs:
+                                    for blank in itertools.product((0, 1), repeat=d):
+                                        tv = prop26_tv(mech, prior, n, d, i, s, y, blank, blanking)
+                                        if tv is None:
+                                            continue
+                                        st["cases"] += 1
+                                        slack = bound - tv
+                                        if st["min_slack"] is None or slack < st["min_slack"]:
+                                            st["min_slack"] = slack
+                                        ratio_tv = tv / bound if bound else Fraction(0)
+                                        if ratio_tv > Fraction(st["max_tv_over_bound"]):
+                                            st["max_tv_over_bound"] = str(ratio_tv)
+                                        if not le(tv, bound):
+                                            st["violations"] += 1
+                                            keep(kept, {"kind": key, "n": n, "d": d, "i": i, "s": list(s),
+                                                        "tv": tv, "bound": bound})
+    # the closed-form counterexample and its cross-check with the generic engine
+    closed = xor_rr_counterexample(5, Fraction(11, 10))
+    mech2, prior2, n2, d2 = xor_rr_instance(2, Fraction(11, 10))
+    ratio2 = eps_ratio(mech2, n2, d2)
+    y = (1, 1)
+    engine_tv = prop26_tv(mech2, prior2, n2, d2, 0, (0,), y, (0,) * d2, "record")
+    engine_tv_attr = prop26_tv(mech2, prior2, n2, d2, 0, (0,), y, (0,) * d2, "attributes")
+    closed2 = xor_rr_counterexample(2, Fraction(11, 10))
+    cross_ok = engine_tv == closed2["tv"] and ratio2 == Fraction(11, 10)
+    counterexample = closed["tv"] > closed["bound"]
+    must_hold = [k for k in stats if "attributes" in k or k.startswith("(a)")]
+    holds_where_expected = all(stats[k]["violations"] == 0 for k in must_hold)
+    ok = holds_where_expected and cross_ok and counterexample
+    for st in stats.values():  # short decimal forms next to the exact values (strings, not floats)
+        st["min_slack_approx"] = f"{float(st['min_slack']):.6g}" if st["min_slack"] is not None else None
+        st["max_tv_over_bound_approx"] = f"{float(Fraction(st['max_tv_over_bound'])):.6g}"
+    return ClaimResult(
+        claim_id="pdp_prop26_bayesian",
+        source="partial DP paper, Proposition 26 (L2554-L2580)",
+        statement="eps-nabla0-DP and a prior that is a product over the s-attributes and the rest give "
+                  "d_TV(P_{X_is|M(X)=y}, P_{X_is|M(X_-i)=y}) <= e^{2|s|eps} - 1 (holds for blanking the "
+                  "s-attributes, any prior, or X_is independent of the rest; fails for whole-record "
+                  "blanking with correlated records under the column-product reading)",
+        verdict="erratum" if ok else "refuted",
+        key_figure=(f"whole-record blanking, column-product prior, n=d=6, e^eps=11/10: TV = {closed['tv']} "
+                    f"> bound {closed['bound']}; " + "; ".join(f"{k}: {v['violations']}/{v['cases']}"
+                                                                for k, v in stats.items())),
+        evidence=jsonable({"stats": stats, "kept": kept, "closed_form_m5": closed,
+                           "engine_cross_check_m2": {"eps0_ratio": ratio2, "engine_tv": engine_tv,
+                                                     "closed_form_tv": closed2["tv"],
+                                                     "attributes_blanking_tv": engine_tv_attr,
+                                                     "bound": prop26_bound(ratio2, 1)}}),
+    )
