@@ -23,7 +23,11 @@ Evidence:
    w^2/l - log cosh(w/2) (w = 1: negative iff l >= 9; mpmath, l = 1..40, cross-checked through the
    generic joint-update code for l <= 12).  A grid over the two-point family (A, x supported on
    {0^l, 1^l}, common a_i; 121^3 points) has min slack >= -1e-12 for l <= 8 and < 0 for l = 9..12.
-   This is a proof gap: whether such A_t arise in Algorithm 1 runs was not settled here.
+5. Reachability: at the distribution A_T reached by a seeded Algorithm 1 run (d = 10, l = 9,
+   x = half 0^10 / half 1^10), the singleton set with measurements a_i = 3/4 violates the per-round
+   inequality (slack about -0.0047, mpmath); by continuity this is a positive-probability event in
+   actual runs (though rare: 0 failures among random rounds).  This is a proof gap; eq. (3) itself
+   is not refuted.
 """
 
 from __future__ import annotations
@@ -34,8 +38,9 @@ import mpmath
 import numpy as np
 
 from bcdp.claims import ClaimResult
-from bcdp.partial_dp_mwem import (e3_joint_round_slack, e3_joint_round_slack_numeric, e3_symmetric_slack,
-                                  joint_round_slack, lemma13_slack, lemma13_slack_mp)
+from bcdp.partial_dp_mwem import (conjunction_workload, disjoint_tuples, e3_joint_round_slack,
+                                  e3_joint_round_slack_numeric, e3_symmetric_slack, joint_round_slack,
+                                  lemma13_slack, lemma13_slack_mp, partial_mwem)
 
 N_RANDOM = 200_000
 SIZE = 8
@@ -108,6 +113,66 @@ def _two_point_grid() -> dict:
             "holds_l_le_8_fails_l_9_to_12": ok}
 
 
+def _joint_slack_mp(a_dist: list[Fraction], x_dist: list[Fraction], q: np.ndarray, a: list[Fraction]) -> mpmath.mpf:
+    """Per-round slack (eta = 1/2) in mpmath at 60 digits from exact rational inputs."""
+    with mpmath.workdps(60):
+        A = [mpmath.mpf(v.numerator) / v.denominator for v in a_dist]
+        X = [mpmath.mpf(v.numerator) / v.denominator for v in x_dist]
+        av = [mpmath.mpf(v.numerator) / v.denominator for v in a]
+        cols = range(q.shape[1])
+        qa = [mpmath.fsum(A[u] for u in range(len(A)) if q[u, i]) for i in cols]
+        qx = [mpmath.fsum(X[u] for u in range(len(X)) if q[u, i]) for i in cols]
+        e = [mpmath.fsum((av[i] - qa[i]) / 2 for i in cols if q[u, i]) for u in range(len(A))]
+        drop = mpmath.fsum(X[u] * e[u] for u in range(len(A))) - mpmath.log(mpmath.fsum(A[u] * mpmath.exp(e[u]) for u in range(len(A))))
+        return drop - mpmath.fsum((qa[i] - qx[i]) ** 2 - (av[i] - qx[i]) ** 2 for i in cols) / 4
+
+
+def _algorithm_runs() -> dict:
+    """The per-round inequality along actual Algorithm 1 runs with l = 9 (d = 10, 1- and 2-way
+    conjunctions, x = half 0^10 / half 1^10, so A_t becomes correlated).
+    (i) random rounds (exploratory, not a pass criterion); (ii) reachability: at the distribution
+    A_T reached by a seeded run, the singleton set {x_1..x_9} with measurements a_i = 3/4 violates
+    the inequality (mpmath, 60 digits, from the exact rationals of the float64 A_T).  Every set has
+    positive selection probability, the clipped Gaussian has positive density on (0,1)^l and the
+    slack is continuous in (A, a), so the failure is a positive-probability event in actual runs."""
+    wl = conjunction_workload(10, [1, 2])
+    sets = disjoint_tuples(wl.attrs, 9, ordered=False)
+    q = wl.answers.astype(np.float64)
+    n, eps0, T, runs = 100, 4.0, 300, 5
+    data = np.array([0] * (n // 2) + [wl.size - 1] * (n - n // 2))
+    xh = np.bincount(data, minlength=wl.size) / n
+    rng = np.random.default_rng(99)
+    slacks = []
+    for _ in range(runs):
+        run = partial_mwem(data, wl, eps0, T, 9, rng, tuples=sets)
+        for a_t, sel, meas in zip(run.distributions, run.selections, run.measurements):
+            slacks.append(float(joint_round_slack(a_t, xh, q[:, list(sel)], meas[None, :])[0]))
+    # (ii) reachability at a seeded run's final distribution
+    n2, eps2, T2 = 1000, 10.0, 2000
+    data2 = np.array([0] * (n2 // 2) + [wl.size - 1] * (n2 - n2 // 2))
+    run2 = partial_mwem(data2, wl, eps2, T2, 9, np.random.default_rng(2026), tuples=sets)
+    a_final = run2.distributions[-1]
+    exact_a = [Fraction(float(v)) for v in a_final]
+    total = sum(exact_a)
+    exact_a = [v / total for v in exact_a]
+    x_exact = [Fraction(0)] * wl.size
+    x_exact[0] = x_exact[-1] = Fraction(1, 2)
+    singles = [j for j, at in enumerate(wl.attrs) if len(at) == 1][:9]
+    assert tuple(singles) in {tuple(t) for t in sets.tolist()}
+    slack_mp = _joint_slack_mp(exact_a, x_exact, q[:, singles], [Fraction(3, 4)] * 9)
+    return {"random_rounds": {"setting": f"d=10, l=9, n={n}, eps0={eps0}, T={T}, runs={runs}, "
+                                         f"{len(sets)} attribute-disjoint sets",
+                              "rounds": len(slacks), "negative_slack_rounds": int(sum(v < -1e-9 for v in slacks)),
+                              "min_slack": f"{min(slacks):.3e}",
+                              "note": "a larger exploration (~1.6M random rounds, 5 settings) found no failure either: "
+                                      "the failing measurement vectors are nearly aligned with (1,...,1), rare under iid noise"},
+            "reachable_counterexample": {"run": f"d=10, l=9, n={n2}, eps0={eps2}, T={T2}, seed 2026; A = A_T",
+                                         "mass_of_A_on_0^10_and_1^10": f"{float(a_final[0] + a_final[-1]):.4f}",
+                                         "selected_set": "1-way queries x_1..x_9", "measurements": "a_i = 3/4",
+                                         "slack_mp60": mpmath.nstr(slack_mp, 12),
+                                         "fails": bool(slack_mp < 0)}}
+
+
 def check() -> ClaimResult:
     a_dist, x_dist, q, a = _random_instances(1303)
     slack_corr = lemma13_slack(a_dist, x_dist, q, a, "corrected")
@@ -148,7 +213,8 @@ def check() -> ClaimResult:
              and numeric_mismatch == 0 and product_fail == 0)
     sym = _symmetric_family()
     grid = _two_point_grid()
-    e3_ok = e3_ok and sym["all_l_ge_9_fail_and_l_le_8_hold"] and sym["generic_code_mismatches_l_le_12"] == 0 \
+    runs = _algorithm_runs()
+    e3_ok = e3_ok and runs["reachable_counterexample"]["fails"] and sym["all_l_ge_9_fail_and_l_le_8_hold"] and sym["generic_code_mismatches_l_le_12"] == 0 \
         and grid["holds_l_le_8_fails_l_9_to_12"]
     consistent = (viol_corr == 0 and mp_corr >= -mpmath.mpf(10) ** -40 and viol_print > 0 and mp_print < 0
                   and two_point_ok and two_point_corr >= 0 and e3_ok)
@@ -162,7 +228,8 @@ def check() -> ClaimResult:
         key_figure=(f"printed form fails in {viol_print}/{N_RANDOM} random instances (min slack "
                     f"{mpmath.nstr(mp_print, 6)}; two-point counterexample slack -9801/40000); "
                     f"corrected q(A) form 0 failures (min slack {mpmath.nstr(mp_corr, 3)}); "
-                    f"E3: per-round bound holds for all A iff l <= 8 (fails from l = 9; digest family from l = {first_fail})"),
+                    f"E3: per-round bound holds for all A iff l <= 8 (fails from l = 9; digest family from l = {first_fail}); "
+                    f"reachable in an Alg. 1 run (slack {runs['reachable_counterexample']['slack_mp60'][:8]} at l = 9)"),
         evidence={
             "random_instances": N_RANDOM, "domain_size": SIZE, "float_tolerance": f"{TOL:g}",
             "corrected_violations": viol_corr, "printed_violations": viol_print,
@@ -181,7 +248,7 @@ def check() -> ClaimResult:
                    "note": "digest quoted l >= 12 from the sampled l = 8, 12, 16, 20; in that family the exact threshold "
                            "is l = 10, and over all A it is l = 9 (symmetric family below); proof gap only, eq. (3) "
                            "itself is not refuted",
-                   "symmetric_family": sym, "two_point_grid": grid,
+                   "symmetric_family": sym, "two_point_grid": grid, "in_algorithm_runs": runs,
                    "hoeffding_argument_l_le_8": "range of 1/2 sum_i q_i(u)(a_i - q_i(A)) <= 1/2 sum_i |a_i - q_i(A)|; "
                                                 "Hoeffding + Cauchy-Schwarz: log-MGF <= l sum_i (a_i-q_i(A))^2/32 <= "
                                                 "sum_i (a_i-q_i(A))^2/4 iff l <= 8, which is what the bound needs"},

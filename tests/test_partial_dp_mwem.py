@@ -321,3 +321,26 @@ def test_joint_round_inequality_with_step_4_over_l(seed, ell):
     for x, a in ((two, np.full((1, ell), 0.5 + 2.0 / ell)), (top, np.ones((1, ell)))):
         assert joint_round_slack(two, x, q, a, eta=4 / ell)[0] >= -1e-12
     assert joint_round_slack(two, two, q, np.full((1, ell), 0.5 + 2.0 / ell))[0] < 0
+
+
+def test_unordered_sets_and_ordered_tuples_give_the_same_selection_law():
+    """disjoint_tuples(ordered=False) lists each attribute-disjoint set once (itertools.combinations
+    filter), and the exponential mechanism over sets induces the same law on sets as the one over
+    ordered tuples (each set has l! equally weighted orderings)."""
+    wl = conjunction_workload(4, [1, 2])
+    rng = np.random.default_rng(6)
+    for ell in (1, 2, 3):
+        sets = disjoint_tuples(wl.attrs, ell, ordered=False)
+        expected = [t for t in itertools.combinations(range(wl.m), ell)
+                    if all(not (wl.attrs[i] & wl.attrs[j]) for i, j in itertools.combinations(t, 2))]
+        assert sorted(map(tuple, sets.tolist())) == sorted(expected)
+        ordered = disjoint_tuples(wl.attrs, ell)
+        err = rng.random(wl.m)
+        p_sets = exponential_mechanism_probabilities(err[sets].sum(axis=1), 0.3, 7)
+        p_ord = exponential_mechanism_probabilities(err[ordered].sum(axis=1), 0.3, 7)
+        induced = {}
+        for t, pr in zip(ordered.tolist(), p_ord):
+            key = tuple(sorted(t))
+            induced[key] = induced.get(key, 0.0) + pr
+        for t, pr in zip(sets.tolist(), p_sets):
+            assert math.isclose(induced[tuple(t)], pr, rel_tol=1e-12)
