@@ -259,6 +259,10 @@ def test_mwem_input_validation():
             partial_mwem([0, 1], wl, args["eps0"], args["T"], args["ell"], rng, update=args["update"])
     with pytest.raises(InvalidInputError):
         partial_mwem([0, 8], wl, 1.0, 2, 1, rng)
+    with pytest.raises(InvalidInputError):      # queries 0 = {x1} and 3 = {x1, x2} overlap
+        partial_mwem([0, 1], wl, 1.0, 2, 2, rng, tuples=np.array([[0, 3]]))
+    with pytest.raises(InvalidInputError):
+        partial_mwem([0, 1], wl, 1.0, 2, 2, rng, tuples=np.array([[0, 1, 2]]))
     with pytest.raises(InvalidInputError):
         conjunction_workload(3, [4])
 

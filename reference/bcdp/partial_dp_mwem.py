@@ -152,6 +152,15 @@ def partial_mwem(dataset: Sequence[int], workload: Workload, eps0: float, T: int
     n = len(dataset)
     if tuples is None:
         tuples = disjoint_tuples(workload.attrs, ell)
+    tuples = np.asarray(tuples)
+    if tuples.ndim != 2 or tuples.shape[1] != ell or tuples.shape[0] == 0 or tuples.dtype.kind not in "iu" \
+            or tuples.min() < 0 or tuples.max() >= workload.m:
+        raise InvalidInputError(f"tuples must be a non-empty integer array of shape (#, {ell}) of query indices")
+    masks = np.array([[i in at for i in range(workload.d)] for at in workload.attrs], dtype=np.int64)
+    overlap = masks[tuples].sum(axis=1).max(axis=1) > 1
+    if np.any(overlap):
+        bad = tuple(int(v) for v in tuples[int(np.argmax(overlap))])
+        raise InvalidInputError(f"tuple {bad} is not pairwise attribute-disjoint (or repeats a query)")
     qmat = workload.answers.astype(np.float64)
     qx = xhist @ qmat
     eps_t = eps0 / math.sqrt(2 * T)
@@ -316,7 +325,9 @@ def lemma13_slack(a_dist: np.ndarray, x_dist: np.ndarray, q: np.ndarray, a: np.n
     """Vectorised (rows = instances) slack Psi(A) - Psi(A') - [1/4 (q(A)-q(x))^2 - 1/4 (a-q(x))^2]
     of Lemma 13 (L1038-L1065), Psi(A) = KL(x || A).  ``form``: "corrected" (A' ∝ A exp(1/2 q (a - q(A))),
     as in Alg. 1 step 7) or "printed" (A' ∝ A exp(1/2 q(u)(a - q(u))), digest E2).  float64;
-    Psi(A) - Psi(A') = sum_u x(u) log(A'(u)/A(u)) = sum_u x(u) e(u) - log sum_u A(u) exp(e(u))."""
+    Psi(A) - Psi(A') = sum_u x(u) log(A'(u)/A(u)) = sum_u x(u) e(u) - log sum_u A(u) exp(e(u)).
+    (If A(u) = 0 < x(u) both potentials are infinite; the value returned is then this continuous
+    extension, since A'(u)/A(u) = e^{e(u)}/Z stays well defined.)"""
     if form not in ("corrected", "printed"):
         raise InvalidInputError(f"form must be 'corrected' or 'printed', got {form!r}")
     a_dist, x_dist, q = (np.atleast_2d(np.asarray(v, dtype=np.float64)) for v in (a_dist, x_dist, q))

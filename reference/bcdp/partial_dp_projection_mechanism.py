@@ -215,7 +215,8 @@ class ProjectionMechanism:
         a = np.asarray(self.answers)
         if a.ndim != 2 or a.shape[0] < 1 or a.shape[1] < 1:
             raise InvalidInputError(f"answers must be a non-empty |X| x m matrix, got shape {a.shape}")
-        if not (isinstance(self.sigma, (int, float)) and math.isfinite(self.sigma) and self.sigma > 0):
+        if isinstance(self.sigma, bool) or not (isinstance(self.sigma, (int, float)) and math.isfinite(self.sigma)
+                                                 and self.sigma > 0):
             raise InvalidInputError(f"sigma must be a finite positive number, got {self.sigma!r}")
 
     @property
