@@ -30,7 +30,7 @@ import mpmath
 from bcdp import Mechanism
 from bcdp.claims import ClaimResult
 from bcdp.partial_dp import dataset_domain, per_attribute_matrix
-from bcdp.partial_dp_semantics import cells_of, mutual_information, product_prior, prop27_bounds
+from bcdp.partial_dp_semantics import cells_of, mutual_information, prop27_bounds
 from bcdp.rational import INFINITY
 
 from ._common import jsonable
