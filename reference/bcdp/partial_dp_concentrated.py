@@ -424,8 +424,10 @@ def _d_star_cached(p: Row, q: Row, tol_key: Fraction, dps: int, max_intervals: i
     if all(a == b for a, b in zip(p, q) if a > 0):  # l = 0 on supp P, hence P = Q: D* = 0
         z = mpmath.mpf(0)
         return DStarResult(z, z, z, None, True, z, d_inf, dps, tol_key, z, 0)
-    with mpmath.workdps(30):  # magnitude of KL only: small D* get extra working digits
-        extra = max(0, int(-mpmath.log10(_LogMgf(p, q).kl)) + 1)
+    # small D* get extra working digits: D* >= KL >= 2 TV^2 (Pinsker), TV exact and > 0 here
+    tv = sum((abs(a - b) for a, b in zip(p, q)), Fraction(0)) / 2
+    with mpmath.workdps(30):
+        extra = max(0, int(-mpmath.log10(2 * _mpf_of_fraction(tv) ** 2)) + 1)
     wdps = dps + GUARD_DIGITS + extra
     with mpmath.workdps(wdps):
         tol = _mpf_of_fraction(tol_key)

@@ -1,0 +1,175 @@
+"""Partial DP paper, L350-L365: the triangle inequalities behind group privacy, and group privacy.
+
+Printed (L350-L360): for all P, Q, R,
+    D_inf(P||Q) <= D_inf(P||R) + D_inf(R||Q)   and   D*(P||Q) <= (sqrt D*(P||R) + sqrt D*(R||Q))^2;
+and (L362-L365) with eps0-nabla0-DP an adversary interested in k attributes faces (k eps0)-DP.
+
+Checked:
+
+* D_inf: exactly (ratios multiply, Fractions / INFINITY) on seeded random triples with zeros;
+* D*: on seeded random triples (2-4 outcomes, zeros and 2^-k entries) with certified enclosures:
+  sqrt(D*(P||Q)) <= sqrt(D*(P||R)) + sqrt(D*(R||Q)) is counted certified / tight / violated; plus a
+  near-extremal family found analytically: P = point mass, R = (q^a, 1 - q^a), Q = (q, 1 - q).  There
+  D*(P||Q) = log(1/q), D*(P||R) = a log(1/q), and the large-lambda term of D*(R||Q) gives
+  (1 - sqrt a)^2 log(1/q) as q -> 0, so the two sides agree to leading order: the ratio
+  sqrt(D*PQ) / (sqrt D*PR + sqrt D*RQ) tends to 1 (reported), the inequality holding by the
+  lower-order terms (certified at q = 2^-40; "tight" within the 1e-20 enclosures at q = 2^-200);
+* group privacy (pure): on every instance, every pair of datasets at Hamming distance k (across
+  records too) has ratio <= (e^eps0)^k with eps0 the single-attribute maximum (exact); its
+  concentrated analogue D*(M(x)||M(x')) <= (1/2) (k eps0_cdp)^2 with eps0_cdp the single-attribute
+  CDP maximum (certified), which is where the D* triangle inequality is used.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from fractions import Fraction
+
+import mpmath
+
+from bcdp.claims import ClaimResult
+from bcdp.notions import max_column_ratio
+from bcdp.partial_dp import dataset_domain, hamming, per_attribute_epsilon
+from bcdp.partial_dp_concentrated import INFINITY, d_infinity, one_record_pairs
+from bcdp.random_instances import random_mechanism, random_pmf
+
+from ._common import keep, verdict
+from ._pdp_cdp_common import WDPS, compare, ds, parallel_rr, s, sum_mechanism
+
+SEED = 3503
+N_TRIPLES_DINF = 3000
+N_TRIPLES_DSTAR = 150
+SHAPES = [(1, ((0, 1),) * 2), (1, ((0, 1),) * 3), (2, ((0, 1),) * 2), (1, ((0, 1, 2), (0, 1)))]
+
+
+def mul(a, b):
+    return INFINITY if a == INFINITY or b == INFINITY else Fraction(a) * Fraction(b)
+
+
+def le(a, b):
+    return b == INFINITY or (a != INFINITY and a <= b)
+
+
+def sqrt_triangle(P, Q, R) -> tuple[str, object]:
+    """('certified'|'tight'|'violated', ratio upper end) for sqrt D*PQ <= sqrt D*PR + sqrt D*RQ."""
+    pq, pr, rq = ds(P, Q), ds(P, R), ds(R, Q)
+    with mpmath.workdps(WDPS):
+        if pr.upper == INFINITY or rq.upper == INFINITY:
+            return "certified", None
+        if pq.lower == INFINITY:
+            return "violated", INFINITY
+        lo = mpmath.sqrt(pr.lower) + mpmath.sqrt(rq.lower)
+        hi = mpmath.sqrt(pr.upper) + mpmath.sqrt(rq.upper)
+        v = compare(mpmath.sqrt(pq.lower), mpmath.sqrt(pq.upper), lo, hi)
+        ratio = mpmath.sqrt(pq.upper) / lo if lo > 0 else None
+    return v, ratio
+
+
+def extremal_family() -> list[dict]:
+    out = []
+    for kq, a in ((40, Fraction(1, 2)), (40, Fraction(1, 4)), (200, Fraction(1, 2)), (200, Fraction(1, 10))):
+        q = Fraction(1, 2 ** kq)
+        r = Fraction(1, 2 ** int(kq * a))  # q^a exactly (kq * a is an integer here)
+        P, R, Q = (Fraction(1), Fraction(0)), (r, 1 - r), (q, 1 - q)
+        v, ratio = sqrt_triangle(P, Q, R)
+        out.append({"q": f"2^-{kq}", "a": str(a), "verdict": v, "ratio_upper": s(ratio, 30)})
+    return out
+
+
+def group_privacy(mech, n: int, d: int, counts: dict, violations: list, tag: str) -> None:
+    r0 = per_attribute_epsilon(mech, n, d).epsilon.ratio
+    pts = mech.domain.points
+    # pure: all pairs of datasets (any records), exact
+    for a, b in itertools.combinations(range(mech.domain.size), 2):
+        k = hamming(pts[a], pts[b])
+        ratio, w = max_column_ratio([mech.kernel[a], mech.kernel[b]], [pts[a], pts[b]], mech.outputs)
+        bound = INFINITY if r0 == INFINITY else Fraction(r0) ** k
+        counts["pure_pairs"] += 1
+        if w is not None and not le(ratio, bound):
+            counts["pure_violated"] += 1
+            keep(violations, {"instance": tag, "pure": True, "x": pts[a], "x_prime": pts[b]})
+        elif w is not None and ratio == bound and k > 1:
+            counts["pure_attained_k_gt_1"] += 1
+    # concentrated: eps0 from single-attribute one-record pairs, all ordered pairs of datasets
+    with mpmath.workdps(WDPS):
+        e_lo = e_hi = mpmath.mpf(0)
+        for _i, a, b, k in one_record_pairs(mech, n, d):
+            if k == 1:
+                r = ds(mech.kernel[a], mech.kernel[b])
+                if r.upper == INFINITY:
+                    return
+                e_lo, e_hi = max(e_lo, mpmath.sqrt(2 * r.lower)), max(e_hi, mpmath.sqrt(2 * r.upper))
+        for a, b in itertools.permutations(range(mech.domain.size), 2):
+            k = hamming(pts[a], pts[b])
+            r = ds(mech.kernel[a], mech.kernel[b])
+            v = compare(r.lower, r.upper, (k * e_lo) ** 2 / 2, (k * e_hi) ** 2 / 2)
+            counts["cdp_pairs"] += 1
+            counts[f"cdp_{v}"] += 1
+            if v == "violated":
+                keep(violations, {"instance": tag, "pure": False, "x": pts[a], "x_prime": pts[b], "k": k,
+                                  "d_star": [s(r.lower), s(r.upper)], "eps0_cdp": [s(e_lo), s(e_hi)]})
+
+
+def check() -> ClaimResult:
+    rng = random.Random(SEED)
+    # D_inf triangle, exact
+    dinf_viol: list = []
+    n_dinf_viol = dinf_tight = 0
+    for _ in range(N_TRIPLES_DINF):
+        k = rng.randint(2, 4)
+        P, Q, R = (random_pmf(rng, k, 0.25) for _ in range(3))
+        pq, pr, rq = d_infinity(P, Q).ratio, d_infinity(P, R).ratio, d_infinity(R, Q).ratio
+        if not le(pq, mul(pr, rq)):
+            n_dinf_viol += 1
+            keep(dinf_viol, {"P": [str(x) for x in P], "Q": [str(x) for x in Q], "R": [str(x) for x in R]})
+        elif pq != INFINITY and pq == mul(pr, rq):
+            dinf_tight += 1
+    # D* sqrt-triangle, certified
+    tri = {"certified": 0, "tight": 0, "violated": 0}
+    tri_viol: list = []
+    max_ratio = mpmath.mpf(0)
+    for t in range(N_TRIPLES_DSTAR):
+        k = rng.randint(2, 4)
+        zero = 0.0 if t % 3 else 0.2
+        tiny = 0.2 if t % 5 == 0 else 0.0
+        P, Q, R = (random_pmf(rng, k, zero, tiny) for _ in range(3))
+        v, ratio = sqrt_triangle(P, Q, R)
+        tri[v] += 1
+        if v == "violated":
+            keep(tri_viol, {"P": [str(x) for x in P], "Q": [str(x) for x in Q], "R": [str(x) for x in R]})
+        if ratio is not None and ratio != INFINITY:
+            with mpmath.workdps(WDPS):
+                max_ratio = max(max_ratio, ratio)
+    extremal = extremal_family()
+    # group privacy
+    gp = {k: 0 for k in ("pure_pairs", "pure_violated", "pure_attained_k_gt_1", "cdp_pairs",
+                         "cdp_certified", "cdp_tight", "cdp_violated")}
+    gp_viol: list = []
+    insts = [("parallel_rr_d3", parallel_rr(Fraction(3, 4), 3), 1, 3),
+             ("sum_2^-t^2_d2", sum_mechanism(2, 2, lambda t: Fraction(1, 2 ** (t * t))), 1, 2)]
+    for t in range(8):
+        n, attrs = SHAPES[t % len(SHAPES)]
+        insts.append((f"random #{t}", random_mechanism(rng, dataset_domain(attrs, n), rng.randint(2, 3),
+                                                       0.0 if t % 2 else 0.15), n, len(attrs)))
+    for tag, mech, n, d in insts:
+        group_privacy(mech, n, d, gp, gp_viol, tag)
+    ok = (n_dinf_viol == 0 and tri["violated"] == 0 and gp["pure_violated"] == 0 and gp["cdp_violated"] == 0
+          and all(e["verdict"] != "violated" for e in extremal))
+    return ClaimResult(
+        claim_id="PDP-L350-triangle-group",
+        source="Partial DP paper (Ghazi, Kumar, Manurangsi, Steinke), L350-L365 (triangle inequalities, "
+               "group privacy)",
+        statement="D_inf(P||Q) <= D_inf(P||R) + D_inf(R||Q); D*(P||Q) <= (sqrt D*(P||R) + sqrt D*(R||Q))^2; "
+                  "eps0-nabla0-DP gives (k eps0)-DP for k attributes",
+        verdict=verdict(ok),
+        key_figure=(f"D_inf: {N_TRIPLES_DINF} triples, {n_dinf_viol} violations ({dinf_tight} with equality); "
+                    f"D*: {N_TRIPLES_DSTAR} random triples certified {tri['certified']}, tight {tri['tight']}, "
+                    f"violated {tri['violated']}, max ratio {s(max_ratio, 8)}; extremal family ratios "
+                    f"{[e['ratio_upper'][:14] for e in extremal]} ({[e['verdict'] for e in extremal]}); "
+                    f"group privacy: pure {gp['pure_pairs']} pairs, {gp['pure_violated']} violations; "
+                    f"CDP {gp['cdp_pairs']} pairs, {gp['cdp_violated']} violations"),
+        evidence={"dinf_violations": dinf_viol, "dinf_equalities": dinf_tight, "dstar_counts": tri,
+                  "dstar_violations": tri_viol, "dstar_max_ratio_random": s(max_ratio), "extremal_family": extremal,
+                  "group_privacy_counts": gp, "group_privacy_violations": gp_viol, "random_seed": SEED},
+    )
