@@ -262,3 +262,66 @@ def test_accountant_infinite_and_single_input():
     assert whole_record_zcdp(mech, 1, 1).lower == INFINITY
     one = per_attribute_cdp_epsilon(mech, 1, 1, inputs=[(0,)])
     assert one.upper == 0 and one.witness is None
+
+
+# -- triangle inequalities (L350-L360) and bad twins the checks must reject --------------------------
+
+def _mul(a, b):
+    return INFINITY if a == INFINITY or b == INFINITY else a * b
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(2, 4).flatmap(lambda k: st.tuples(exact_pmf(k), exact_pmf(k), exact_pmf(k))))
+def test_d_infinity_triangle_exact(pqr):
+    P, Q, R = pqr
+    lhs = d_infinity(P, Q).ratio
+    rhs = _mul(d_infinity(P, R).ratio, d_infinity(R, Q).ratio)
+    assert rhs == INFINITY or (lhs != INFINITY and lhs <= rhs)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(2, 3).flatmap(lambda k: st.tuples(*(exact_pmf(k, allow_tiny=False),) * 3)))
+def test_d_star_sqrt_triangle(pqr):
+    P, Q, R = pqr
+    pq, pr, rq = d_star(P, Q, "1e-20"), d_star(P, R, "1e-20"), d_star(R, Q, "1e-20")
+    if pr.upper == INFINITY or rq.upper == INFINITY:
+        return
+    assert pq.lower != INFINITY
+    with mpmath.workdps(DPS):
+        assert mpmath.sqrt(pq.lower) <= mpmath.sqrt(pr.upper) + mpmath.sqrt(rq.upper)
+
+
+def test_bad_twin_additive_triangle_fails_on_gaussian_chain():
+    """Without square roots the triangle inequality is false: shifts 0 -> 1 -> 2 of a discretised
+    Gaussian give D*(P||Q) ~ 4 rho > D*(P||R) + D*(R||Q) ~ 2 rho; the sqrt form holds."""
+    sup = range(-4, 7)
+    P, R, Q = (gaussian_like(mu, F(1), sup) for mu in (0, 1, 2))
+    pq, pr, rq = d_star(P, Q, "1e-12"), d_star(P, R, "1e-12"), d_star(R, Q, "1e-12")
+    with mpmath.workdps(DPS):
+        assert pq.lower > pr.upper + rq.upper
+        assert mpmath.sqrt(pq.upper) <= mpmath.sqrt(pr.lower) + mpmath.sqrt(rq.lower) * (1 + mpmath.mpf("1e-3"))
+
+
+def test_bad_twin_linear_prop8_fails_on_sum_mechanism():
+    """Prop. 8 needs d^2: rho <= d eps0^2 / 2 (linear in d) is violated by a sum mechanism."""
+    from proofs_checks._pdp_cdp_common import sum_mechanism
+    d = 3
+    mech = sum_mechanism(d, 2, lambda t: F(1, 2 ** (t * t)))
+    eps0 = per_attribute_cdp_epsilon(mech, 1, d)
+    rho = whole_record_zcdp(mech, 1, d)
+    with mpmath.workdps(DPS):
+        assert rho.lower > d * eps0.upper ** 2 / 2          # the bad twin fails
+        assert rho.upper <= d * d * eps0.lower ** 2 / 2     # the printed bound holds
+
+
+def test_bad_twin_max_composition_fails():
+    """Lemma 9 CDP needs sqrt(eps1^2 + eps2^2): max(eps1, eps2) fails for two independent RR runs."""
+    from bcdp.spaces import compose
+    m = parallel_rr(F(3, 4), 1)
+    both = compose(m, m)
+    r1 = d_star(m.kernel[0], m.kernel[1])
+    r2 = d_star(both.kernel[0], both.kernel[1])
+    with mpmath.workdps(DPS):
+        assert r2.lower > r1.upper                      # eps12 > max(eps1, eps2)
+        assert r2.lower <= 2 * r1.upper and 2 * r1.lower <= r2.upper  # = eps1^2 + eps2^2 (exactly here)
+
