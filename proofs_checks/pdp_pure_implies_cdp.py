@@ -34,7 +34,7 @@ from ._common import enumerated_binary_mechanisms, keep, verdict
 from ._pdp_cdp_common import WDPS, compare, ds, pair_dstars, parallel_rr, s
 
 SEED = 2950
-N_RANDOM = 16
+N_RANDOM = 12
 SHAPES = [(1, ((0, 1),) * 2), (1, ((0, 1),) * 3), (1, ((0, 1, 2), (0, 1))), (2, ((0, 1),) * 2)]
 FINITE_GRID = (Fraction(1, 5), Fraction(1, 2), Fraction(4, 5))
 
