@@ -325,3 +325,16 @@ def test_bad_twin_max_composition_fails():
         assert r2.lower > r1.upper                      # eps12 > max(eps1, eps2)
         assert r2.lower <= 2 * r1.upper and 2 * r1.lower <= r2.upper  # = eps1^2 + eps2^2 (exactly here)
 
+
+
+@pytest.mark.parametrize("k", [60, 170, 400])
+def test_near_equal_rows_get_enough_digits(k):
+    """P = (1, 0), Q = (1 - 2^-k, 2^-k): D_lambda = log(1/(1 - 2^-k)) for every lambda, so
+    D* = KL = -log1p(-2^-k) ~ 2^-k.  The value is tiny; the enclosure must still be 1e-30-relative
+    (extra working digits from Pinsker's bound).  Oracle: mpmath log1p at 600 digits."""
+    delta = F(1, 2 ** k)
+    res = d_star((F(1), F(0)), (1 - delta, delta))
+    with mpmath.workdps(600):
+        closed = -mpmath.log1p(-mpf(delta))
+        assert res.lower <= closed <= res.upper
+        assert res.upper - res.lower <= mpmath.mpf("1e-30") * closed

@@ -320,13 +320,14 @@ class CertificationError(ArithmeticError):
     """The D* enclosure could not be certified to the requested width at this precision."""
 
 
-def _rel_tol(rel_tol: Any) -> mpmath.mpf:
+def _rel_tol(rel_tol: Any) -> Fraction:
+    """The requested relative width as an exact Fraction in (0, 1) (floats refused)."""
     if isinstance(rel_tol, float):
         raise FloatRefusedError(f"rel_tol: floats are refused (got {rel_tol!r}); pass e.g. '1e-30'")
     tol = to_fraction(rel_tol, "rel_tol")
     if not 0 < tol < 1:
         raise InvalidInputError(f"rel_tol must be in (0, 1), got {tol}")
-    return _mpf_of_fraction(tol)
+    return tol
 
 
 def _float_scan(model: _LogMgf, lam_max: float) -> tuple[list[float], list[float]]:
@@ -551,9 +552,7 @@ def d_star(P: Sequence[Any], Q: Sequence[Any], rel_tol: Any = DEFAULT_REL_TOL, d
     degenerate curvature and is reported rather than guessed)."""
     dps = _check_dps(dps)
     p, q = _pair(P, Q)
-    tol = _rel_tol(rel_tol)
-    tol_key = to_fraction(rel_tol, "rel_tol")
-    del tol
+    tol_key = _rel_tol(rel_tol)
     if isinstance(max_intervals, bool) or not isinstance(max_intervals, int) or max_intervals < 10:
         raise InvalidInputError(f"max_intervals must be an integer >= 10, got {max_intervals!r}")
     return _d_star_cached(p, q, tol_key, dps, max_intervals)
