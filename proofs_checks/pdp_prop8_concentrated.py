@@ -39,7 +39,7 @@ from ._pdp_cdp_common import WDPS, compare, pair_dstars, parallel_rr, s, sum_mec
 
 SEED = 8108
 FINITE_GRID = (Fraction(1, 4), Fraction(1, 2), Fraction(3, 4))  # P{M = 1 | x}: every D* finite
-N_RANDOM = 18
+N_RANDOM = 12
 SHAPES = [(1, ((0, 1),) * 2), (1, ((0, 1),) * 3), (1, ((0, 1, 2), (0, 1))), (2, ((0, 1),) * 2)]
 
 

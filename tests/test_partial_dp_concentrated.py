@@ -338,3 +338,21 @@ def test_near_equal_rows_get_enough_digits(k):
         closed = -mpmath.log1p(-mpf(delta))
         assert res.lower <= closed <= res.upper
         assert res.upper - res.lower <= mpmath.mpf("1e-30") * closed
+
+
+def test_interval_arithmetic_recheck_accepts_certificates_and_rejects_bad_ones():
+    """d_star re-checks its certificate with mpmath.iv (outward rounding); the re-check must fail
+    for an upper end below D* and for a lower end above it (so it can fail)."""
+    from bcdp.partial_dp_concentrated import _verify_with_intervals
+    P, Q = (F(1, 100), F(99, 100)), (F(1, 10 ** 6), 1 - F(1, 10 ** 6))
+    res = d_star(P, Q)
+    assert res.interval_verified is True
+    assert d_star((F(3, 4), F(1, 4)), (F(1, 4), F(3, 4))).interval_verified is True
+    with mpmath.workdps(DPS):
+        lam = res.maximiser
+        tail = mpmath.mpf(10) ** 6
+        cover = [("tail", tail), (mpmath.mpf(1), lam), (lam, tail)]
+        too_low = res.lower * (1 - mpmath.mpf("1e-6"))
+        assert _verify_with_intervals(P, Q, res.lower, too_low, lam, cover, 65) is False
+        too_high_lower = res.upper * (1 + mpmath.mpf("1e-6"))
+        assert _verify_with_intervals(P, Q, too_high_lower, res.upper, lam, [], 65) is False

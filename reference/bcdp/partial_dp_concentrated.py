@@ -32,10 +32,14 @@ Intervals whose bound is not <= 0 are bisected.  On [1, b] the bound is divided 
 so a supremum reached only in the limit lambda -> 1+ (D* = KL, e.g. binary randomized response,
 D* = eps tanh(eps/2)) is certified without shrinking intervals to the tolerance.  The tail
 [Lambda, inf) is closed by K(lambda) <= K(Lambda) + (lambda - Lambda) D_inf: phi is then a concave
-quadratic with phi'(Lambda) <= D_inf - rho (2 Lambda - 1) <= 0.  All evaluations run with
-``dps + 15`` working digits and every decision keeps an explicit guard of 10^-(dps+7) times the
-magnitudes involved, which dominates the rounding error of the working precision; the returned
-enclosure [lower, upper] contains D* and is accepted when (upper - lower) <= rel_tol * upper.
+quadratic with phi'(Lambda) <= D_inf - rho (2 Lambda - 1) <= 0.  The search runs with
+``dps + 15`` working digits (plus one digit per decade of 1/(2 TV^2) <= 1/KL, so tiny D* keep their
+relative precision) and every decision keeps an explicit guard of 10^-(working digits - 8) times the
+magnitudes involved.  Then (``interval_verify=True``, the default) the whole certificate -- the lower
+end as a value of KL or of D_lambda/lambda, every interval's quadratic bound, the tail -- is
+re-evaluated from the exact rows with outward-rounded interval arithmetic (``mpmath.iv``), so the
+returned enclosure [lower, upper] does not rely on the rounding estimate; it is accepted when
+(upper - lower) <= rel_tol * upper, otherwise the achieved width is reported.
 
 The accountant (Def. 3, Def. 6 L281-L293) uses the dataset encoding, validation and input
 selection of :mod:`bcdp.partial_dp` (record-major flat points).
@@ -275,7 +279,9 @@ class DStarResult:
     attained lower value; ``maximiser`` is lambda_hat (an mpf > 1) or ``None`` when the supremum is
     the limit lambda -> 1+ (then D* = KL, ``at_limit_one`` True); ``kl`` and ``d_inf`` (exact
     ratio) are returned as well; ``intervals`` is the size of the certificate (number of lambda
-    intervals on which the quadratic bound was verified).  Compare enclosures with
+    intervals on which the quadratic bound was verified); ``achieved_rel_width`` = (upper - lower) /
+    upper; ``interval_verified`` is True when the certificate was re-checked in interval arithmetic
+    (or the value is exact: infinite, or 0 for P = Q) and None when the re-check was switched off.  Compare enclosures with
     :func:`certainly_le` etc. inside ``mpmath.workdps(dps)`` or via the string forms.
     """
 
@@ -290,6 +296,7 @@ class DStarResult:
     rel_tol: Any
     achieved_rel_width: Any
     intervals: int
+    interval_verified: bool | None = None
 
     @property
     def is_infinite(self) -> bool:
@@ -418,13 +425,14 @@ def _local_max(model: _LogMgf, x: mpmath.mpf) -> tuple[Any, Any]:
 
 
 @functools.lru_cache(maxsize=20000)
-def _d_star_cached(p: Row, q: Row, tol_key: Fraction, dps: int, max_intervals: int) -> DStarResult:
+def _d_star_cached(p: Row, q: Row, tol_key: Fraction, dps: int, max_intervals: int,
+                   interval_verify: bool) -> DStarResult:
     d_inf = d_infinity(p, q)
     if d_inf.ratio == INFINITY:
-        return DStarResult(INFINITY, INFINITY, INFINITY, None, False, INFINITY, d_inf, dps, tol_key, mpmath.mpf(0), 0)
+        return DStarResult(INFINITY, INFINITY, INFINITY, None, False, INFINITY, d_inf, dps, tol_key, mpmath.mpf(0), 0, True)
     if all(a == b for a, b in zip(p, q) if a > 0):  # l = 0 on supp P, hence P = Q: D* = 0
         z = mpmath.mpf(0)
-        return DStarResult(z, z, z, None, True, z, d_inf, dps, tol_key, z, 0)
+        return DStarResult(z, z, z, None, True, z, d_inf, dps, tol_key, z, 0, True)
     # small D* get extra working digits: D* >= KL >= 2 TV^2 (Pinsker), TV exact and > 0 here
     tv = sum((abs(a - b) for a, b in zip(p, q)), Fraction(0)) / 2
     with mpmath.workdps(30):
@@ -452,7 +460,8 @@ def _d_star_cached(p: Row, q: Row, tol_key: Fraction, dps: int, max_intervals: i
             err_lower = unit * model.scale * (1 + (0 if lam_hat is None else 1 / (lam_hat * (lam_hat - 1))))
             lower = lower_val - err_lower
             rho = lower_val * (1 + tol / 4) + 2 * err_lower
-            ok, n_int, suspect = _certify(model, rho, grid, lam_hat, unit, max_intervals)
+            cover: list = []
+            ok, n_int, suspect = _certify(model, rho, grid, lam_hat, unit, max_intervals, cover)
             if ok:
                 break
             if suspect is not None and suspect > 1:
@@ -469,14 +478,105 @@ def _d_star_cached(p: Row, q: Row, tol_key: Fraction, dps: int, max_intervals: i
         if not ok:
             raise CertificationError(f"D* of {p} || {q}: no certificate at dps={dps}")
         achieved = (rho - lower) / rho
+        verified = _verify_with_intervals(p, q, lower, rho, lam_hat, cover, wdps) if interval_verify else None
+        if verified is False:
+            raise CertificationError(f"D* of {p} || {q}: the interval-arithmetic re-check of the certificate failed")
         res = DStarResult(lower=lower, upper=rho, value=lower_val, maximiser=lam_hat,
                           at_limit_one=lam_hat is None, kl=kl, d_inf=d_inf, dps=dps,
-                          rel_tol=tol_key, achieved_rel_width=achieved, intervals=n_int)
+                          rel_tol=tol_key, achieved_rel_width=achieved, intervals=n_int,
+                          interval_verified=verified)
     return res
 
 
+def _verify_with_intervals(p: Row, q: Row, lower: mpmath.mpf, rho: mpmath.mpf, lam_hat: Any, cover: list,
+                           wdps: int) -> bool:
+    """Re-check a certificate with outward-rounded interval arithmetic (mpmath.iv at the working
+    precision): every inequality the cover relies on is re-evaluated from the exact rows, so the
+    enclosure [lower, rho] no longer depends on the guard estimate of rounding errors.
+
+    Checks: (i) lower <= KL or lower <= K(lam_hat)/(lam_hat(lam_hat-1)) (a value of D_lambda/lambda);
+    (ii) on each [a, b] of the cover the quadratic bound of phi_rho is <= 0 (upper ends of the
+    coefficient intervals; t >= 0 makes the bound monotone in each coefficient); (iii) the tail."""
+    iv = mpmath.iv
+    old = iv.prec
+    iv.prec = int(wdps * 3.33) + 20
+    try:
+        def ivq(x: Fraction):
+            return iv.mpf(x.numerator) / iv.mpf(x.denominator)
+        logq, ell = [], []
+        for a_, b_ in zip(p, q):
+            if a_ > 0:
+                lq = iv.log(ivq(b_))
+                logq.append(lq)
+                ell.append(iv.log(ivq(a_)) - lq)
+        R = iv.mpf(rho)
+        one = iv.mpf(1)
+
+        def point(lam):
+            L = iv.mpf(lam)
+            lw = [lq + L * l for lq, l in zip(logq, ell)]
+            m = iv.mpf(max(x.b for x in lw))
+            w = [iv.exp(x - m) for x in lw]
+            z = sum(w[1:], w[0])
+            pi = [wi / z for wi in w]
+            k1 = sum((pi_ * l for pi_, l in zip(pi[1:], ell[1:])), pi[0] * ell[0])
+            return m + iv.log(z), k1, pi
+
+        def curvature(pi, k1, T):
+            total = iv.mpf(0)
+            for pi_, l in zip(pi, ell):
+                e = iv.exp(iv.mpf(T) * (l - k1))
+                factor = iv.mpf([max(one.a, e.a), max(one.b, e.b)])
+                total += pi_ * (l - k1) ** 2 * factor
+            return total
+
+        kl = sum((iv.exp(lq + l) * l for lq, l in zip(logq[1:], ell[1:])), iv.exp(logq[0] + ell[0]) * ell[0])
+        low_ok = lower <= kl.a
+        if lam_hat is not None:
+            k0, _k1, _pi = point(lam_hat)
+            L = iv.mpf(lam_hat)
+            low_ok = low_ok or lower <= (k0 / (L * (L - 1))).a
+        if not low_ok:
+            return False
+        for item in cover:
+            if item[0] == "tail":
+                lam = iv.mpf(item[1])
+                k0, _k1, _pi = point(item[1])
+                ell_max = iv.mpf(max(x.b for x in ell))
+                if (k0 - R * lam * (lam - 1)).b > 0 or (ell_max - R * (2 * lam - 1)).b > 0:
+                    return False
+                continue
+            a, b = item
+            T = b - a
+            Ti = iv.mpf(b) - iv.mpf(a)
+            if a == 1:
+                _k0, k1, pi = point(a)
+                v = curvature(pi, k1, Ti.b)
+                d1 = kl - R
+                worst = max(d1.b, (d1 + (v - 2 * R) * Ti / 2).b)
+            else:
+                k0, k1, pi = point(a)
+                v = curvature(pi, k1, Ti.b)
+                A = iv.mpf(a)
+                f0 = (k0 - R * A * (A - 1)).b
+                f1 = (k1 - R * (2 * A - 1)).b
+                curv = (v - 2 * R).b
+                F0, F1, C = iv.mpf(f0), iv.mpf(f1), iv.mpf(curv)
+                cands = [F0.b, (F0 + F1 * Ti + C * Ti * Ti / 2).b]
+                if curv < 0 and f1 > 0 and (F1 / (-C)).a < Ti.b:
+                    # the vertex t* = f1/(-curv) may lie in [0, T]: its value bounds the max there
+                    cands.append((F0 + F1 * F1 / (2 * (-C))).b)
+                worst = max(cands)
+            del T
+            if worst > 0:
+                return False
+        return True
+    finally:
+        iv.prec = old
+
+
 def _certify(model: _LogMgf, rho: mpmath.mpf, grid: list, lam_hat: Any, unit: mpmath.mpf,
-             max_intervals: int) -> tuple[bool, int, Any]:
+             max_intervals: int, done: list | None = None) -> tuple[bool, int, Any]:
     """Check phi_rho(lambda) = K(lambda) - rho lambda(lambda-1) <= 0 on (1, inf); returns
     (ok, number of intervals verified, a suspicious lambda or None)."""
     # tail: Lambda with D_inf - rho (2 Lambda - 1) <= 0 and phi(Lambda) <= 0
@@ -486,6 +586,9 @@ def _certify(model: _LogMgf, rho: mpmath.mpf, grid: list, lam_hat: Any, unit: mp
     k_tail = model.K(tail)
     if k_tail - rho * tail * (tail - 1) > -unit * model.scale * tail * tail:
         return False, 0, tail
+    if done is not None:
+        done.clear()
+        done.append(("tail", tail))
     stack = list(zip(pts[:-1], pts[1:]))[::-1]
     n = 0
     cache: dict = {}
@@ -524,6 +627,8 @@ def _certify(model: _LogMgf, rho: mpmath.mpf, grid: list, lam_hat: Any, unit: mp
             guard = unit * model.scale * (1 + abs(k0) + rho * b * b + v * t_max ** 2 + abs(f1) * t_max)
             ok = worst <= -guard
         if ok:
+            if done is not None:
+                done.append((a, b))
             continue
         if t_max <= unit * b * 1000:
             return False, n, (a + b) / 2
@@ -539,7 +644,7 @@ def _certify(model: _LogMgf, rho: mpmath.mpf, grid: list, lam_hat: Any, unit: mp
 
 
 def d_star(P: Sequence[Any], Q: Sequence[Any], rel_tol: Any = DEFAULT_REL_TOL, dps: int = DEFAULT_DPS,
-           max_intervals: int = 4000) -> DStarResult:
+           max_intervals: int = 4000, interval_verify: bool = True) -> DStarResult:
     """D*(P||Q) = sup_{lambda in (1, inf)} D_lambda(P||Q)/lambda (GKMS Def. 2, L210; BS16 zCDP is
     D* <= rho) with a certified enclosure of relative width <= ``rel_tol`` (default 1e-30),
     computed at ``dps`` >= 50 digits; see the module docstring for the method.  The supremum may
@@ -555,7 +660,9 @@ def d_star(P: Sequence[Any], Q: Sequence[Any], rel_tol: Any = DEFAULT_REL_TOL, d
     tol_key = _rel_tol(rel_tol)
     if isinstance(max_intervals, bool) or not isinstance(max_intervals, int) or max_intervals < 10:
         raise InvalidInputError(f"max_intervals must be an integer >= 10, got {max_intervals!r}")
-    return _d_star_cached(p, q, tol_key, dps, max_intervals)
+    if not isinstance(interval_verify, bool):
+        raise InvalidInputError(f"interval_verify must be True or False, got {interval_verify!r}")
+    return _d_star_cached(p, q, tol_key, dps, max_intervals, interval_verify)
 
 
 # -- certified comparisons of enclosures -------------------------------------------------------------
