@@ -40,7 +40,8 @@ from ._pdp_cdp_common import WDPS, compare, ds, parallel_rr, s, sum_mechanism
 
 SEED = 3503
 N_TRIPLES_DINF = 3000
-N_TRIPLES_DSTAR = 150
+N_TRIPLES_DSTAR = 120
+N_PERTURBED = 40
 SHAPES = [(1, ((0, 1),) * 2), (1, ((0, 1),) * 3), (2, ((0, 1),) * 2), (1, ((0, 1, 2), (0, 1)))]
 
 
@@ -84,6 +85,29 @@ def extremal_family() -> list[dict]:
                                           "relative_slack_at_least": s(1 - lhs_hi / rhs_lo, 10)}
         out.append(entry)
     return out
+
+
+def perturbed_extremal(rng: random.Random, count: int) -> dict:
+    """Seeded perturbations of the extremal family (mass u moved off P's atom, a third outcome
+    splitting R and Q): certified verdicts and the largest ratio sqrt D*PQ / (sqrt D*PR + sqrt D*RQ)."""
+    tally = {"certified": 0, "tight": 0, "violated": 0}
+    worst = mpmath.mpf(0)
+    for t in range(count):
+        kq = rng.randint(5, 80)
+        a = Fraction(rng.randint(1, 99), 100)
+        q, r = Fraction(1, 2 ** kq), Fraction(1, 2 ** max(1, int(kq * a)))
+        u = Fraction(1, 2 ** rng.randint(3, 100)) if t % 2 else Fraction(0)
+        v = Fraction(1, 2 ** rng.randint(3, 100))
+        if t % 3 == 0:
+            P, R, Q = (1 - u, u, Fraction(0)), (r, (1 - r) * (1 - v), (1 - r) * v), (q, (1 - q) / 2, (1 - q) / 2)
+        else:
+            P, R, Q = (1 - u, u), (r, 1 - r), (q, 1 - q)
+        verdict_, ratio = sqrt_triangle(P, Q, R)
+        tally[verdict_] += 1
+        if ratio is not None and ratio != INFINITY:
+            with mpmath.workdps(WDPS):
+                worst = max(worst, ratio)
+    return {"count": count, "verdicts": tally, "max_ratio_upper": s(worst, 30)}
 
 
 def group_privacy(mech, n: int, d: int, counts: dict, violations: list, tag: str) -> None:
@@ -151,6 +175,7 @@ def check() -> ClaimResult:
             with mpmath.workdps(WDPS):
                 max_ratio = max(max_ratio, ratio)
     extremal = extremal_family()
+    perturbed = perturbed_extremal(rng, N_PERTURBED)
     # group privacy
     gp = {k: 0 for k in ("pure_pairs", "pure_violated", "pure_attained_k_gt_1", "cdp_pairs",
                          "cdp_certified", "cdp_tight", "cdp_violated")}
@@ -164,7 +189,7 @@ def check() -> ClaimResult:
     for tag, mech, n, d in insts:
         group_privacy(mech, n, d, gp, gp_viol, tag)
     ok = (n_dinf_viol == 0 and tri["violated"] == 0 and gp["pure_violated"] == 0 and gp["cdp_violated"] == 0
-          and all(e["verdict"] != "violated" for e in extremal)
+          and all(e["verdict"] != "violated" for e in extremal) and perturbed["verdicts"]["violated"] == 0
           and all(e["refined_1e-60"]["verdict"] == "certified" for e in extremal if "refined_1e-60" in e))
     return ClaimResult(
         claim_id="PDP-L350-triangle-group",
@@ -177,10 +202,12 @@ def check() -> ClaimResult:
                     f"D*: {N_TRIPLES_DSTAR} random triples certified {tri['certified']}, tight {tri['tight']}, "
                     f"violated {tri['violated']}, max ratio {s(max_ratio, 8)}; extremal family ratios "
                     f"{[e['ratio_upper'][:14] for e in extremal]} "
-                    f"({[e.get('refined_1e-60', e)['verdict'] for e in extremal]}); "
+                    f"({[e.get('refined_1e-60', e)['verdict'] for e in extremal]}); {N_PERTURBED} perturbed "
+                    f"extremal triples: {perturbed['verdicts']['violated']} violations, max ratio "
+                    f"{perturbed['max_ratio_upper'][:22]}; "
                     f"group privacy: pure {gp['pure_pairs']} pairs, {gp['pure_violated']} violations; "
                     f"CDP {gp['cdp_pairs']} pairs, {gp['cdp_violated']} violations"),
         evidence={"dinf_violations": dinf_viol, "dinf_equalities": dinf_tight, "dstar_counts": tri,
-                  "dstar_violations": tri_viol, "dstar_max_ratio_random": s(max_ratio), "extremal_family": extremal,
+                  "dstar_violations": tri_viol, "dstar_max_ratio_random": s(max_ratio), "extremal_family": extremal, "perturbed_extremal": perturbed,
                   "group_privacy_counts": gp, "group_privacy_violations": gp_viol, "random_seed": SEED},
     )
