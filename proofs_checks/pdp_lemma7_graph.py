@@ -103,7 +103,7 @@ def record_of(mech: Mechanism, a: int, i: int, d: int) -> tuple:
     return tuple(mech.domain.points[a][i * d:(i + 1) * d])
 
 
-def one_instance(rng, mech, n, d, nodes, edges, counts, violations, tag) -> None:
+def one_instance(mech, n, d, nodes, edges, counts, violations, tag) -> None:
     prof = minimal_nabla_ratios(mech, n, d)
     # pure: minimal edge ratios, exact metric
     w = {e: prof.get(tuple(sorted(e)), (Fraction(1), None))[0] for e in edges}
@@ -196,7 +196,7 @@ def check() -> ClaimResult:
         mech = random_mechanism(rng, dom, rng.randint(2, 3), 0.0 if t % 2 else 0.1)
         nodes = [(v,) for v in range(size)]
         edges = random_connected_graph(rng, nodes, rng.randint(0, 2))
-        one_instance(rng, mech, n, 1, nodes, edges, counts, violations, f"graph #{t} |X|={size} n={n}")
+        one_instance(mech, n, 1, nodes, edges, counts, violations, f"graph #{t} |X|={size} n={n}")
     # Hamming graph on X = {0,1}^2 (record of two binary attributes)
     for t in range(10):
         n = 1 if t % 3 else 2
@@ -205,7 +205,7 @@ def check() -> ClaimResult:
         hamming_case(mech, n, counts, violations, f"hamming #{t} n={n}")
         nodes = list(itertools.product((0, 1), repeat=2))
         edges = {frozenset((u, v)) for u, v in itertools.combinations(nodes, 2) if hamming(u, v) == 1}
-        one_instance(rng, mech, n, 2, nodes, edges, counts, violations, f"hamming-graph #{t} n={n}")
+        one_instance(mech, n, 2, nodes, edges, counts, violations, f"hamming-graph #{t} n={n}")
     ok = (counts["pure_violated"] == 0 and counts["cdp_violated"] == 0 and counts["hamming_pure_violated"] == 0
           and counts["hamming_cdp_violated"] == 0 and counts["scipy_agrees"] == counts["pure_instances"])
     return ClaimResult(

@@ -56,8 +56,9 @@ def sympy_conversion_identity() -> bool:
 
 def hockey_stick(p, q, eps) -> mpmath.mpf:
     e = mpmath.exp(eps)
-    return mpmath.fsum(max(mpmath.mpf(0), mpmath.mpf(a.numerator) / a.denominator - e * mpmath.mpf(b.numerator) / b.denominator)
-                       for a, b in zip(p, q))
+    def m(x: Fraction) -> mpmath.mpf:
+        return mpmath.mpf(x.numerator) / x.denominator
+    return mpmath.fsum(max(mpmath.mpf(0), m(a) - e * m(b)) for a, b in zip(p, q))
 
 
 def analyse(mech, n: int, d: int) -> dict:

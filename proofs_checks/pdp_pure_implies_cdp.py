@@ -19,7 +19,6 @@ Checked on enumerated and seeded random finite mechanisms on datasets:
 
 from __future__ import annotations
 
-import math
 import random
 from fractions import Fraction
 
@@ -127,7 +126,8 @@ def check() -> ClaimResult:
                     f"D* <= e^2/2 certified {c['pair_certified']}, tight {c['pair_tight']}, violated "
                     f"{c['pair_violated']}; max D*/(e^2/2) = {s(best_ratio, 10)} (never 1); "
                     f"max D*/(e tanh(e/2)) = {s(best_tanh, 10)}; minimal profile passes nabla-CDP on "
-                    f"{c['profile_holds']}/{c['instances']}; one-sided bad twin rejected: {twin_verdict == 'violated'}"),
+                    f"{c['profile_holds']}/{c['instances']}; one-sided bad twin rejected: "
+                    f"{twin_verdict == 'violated'}"),
         evidence={"counts": c, "max_ratio_to_half_e_squared": s(best_ratio), "max_ratio_witness": best_ratio_w,
                   "max_ratio_to_e_tanh_half_e": s(best_tanh), "violations": violations,
                   "bad_twin_one_sided": {"P": ["1", "0"], "Q": ["1/2", "1/2"], "d_star": [s(twin.lower), s(twin.upper)],

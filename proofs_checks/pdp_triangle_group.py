@@ -208,6 +208,7 @@ def check() -> ClaimResult:
                     f"group privacy: pure {gp['pure_pairs']} pairs, {gp['pure_violated']} violations; "
                     f"CDP {gp['cdp_pairs']} pairs, {gp['cdp_violated']} violations"),
         evidence={"dinf_violations": dinf_viol, "dinf_equalities": dinf_tight, "dstar_counts": tri,
-                  "dstar_violations": tri_viol, "dstar_max_ratio_random": s(max_ratio), "extremal_family": extremal, "perturbed_extremal": perturbed,
+                  "dstar_violations": tri_viol, "dstar_max_ratio_random": s(max_ratio),
+                  "extremal_family": extremal, "perturbed_extremal": perturbed,
                   "group_privacy_counts": gp, "group_privacy_violations": gp_viol, "random_seed": SEED},
     )

@@ -49,7 +49,6 @@ from __future__ import annotations
 
 import functools
 import itertools
-import math
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Callable, Iterator, Sequence
@@ -174,8 +173,9 @@ def kl_divergence_exact(P: Sequence[Any], Q: Sequence[Any]) -> sympy.Expr:
     p, q = _pair(P, Q)
     if _infinite_support(p, q):
         return sympy.oo
-    terms = [sympy.Rational(a.numerator, a.denominator) * sympy.log(sympy.Rational((a / b).numerator, (a / b).denominator))
-             for a, b in zip(p, q) if a > 0]
+    def rat(x: Fraction) -> sympy.Rational:
+        return sympy.Rational(x.numerator, x.denominator)
+    terms = [rat(a) * sympy.log(rat(a / b)) for a, b in zip(p, q) if a > 0]
     return sympy.Add(*terms)
 
 
@@ -281,7 +281,8 @@ class DStarResult:
     ratio) are returned as well; ``intervals`` is the size of the certificate (number of lambda
     intervals on which the quadratic bound was verified); ``achieved_rel_width`` = (upper - lower) /
     upper; ``interval_verified`` is True when the certificate was re-checked in interval arithmetic
-    (or the value is exact: infinite, or 0 for P = Q) and None when the re-check was switched off.  Compare enclosures with
+    (or the value is exact: infinite, or 0 for P = Q) and None when the re-check was switched off.
+    Compare enclosures with
     :func:`certainly_le` etc. inside ``mpmath.workdps(dps)`` or via the string forms.
     """
 
@@ -339,7 +340,8 @@ def _rel_tol(rel_tol: Any) -> Fraction:
 
 def _float_scan(model: _LogMgf, lam_max: float) -> tuple[list[float], list[float]]:
     """g(lambda) = K(lambda)/(lambda(lambda-1)) in float64 on a geometric grid of lambda - 1 from
-    1e-4 to lam_max (log-sum-exp; closer to 1 float cancellation dominates).  Only seeds the search; never part of the certificate."""
+    1e-4 to lam_max (log-sum-exp; closer to 1 float cancellation dominates).  Only seeds the
+    search; never part of the certificate."""
     import numpy as np
 
     t = np.geomspace(1e-4, lam_max, 240)
@@ -429,7 +431,8 @@ def _d_star_cached(p: Row, q: Row, tol_key: Fraction, dps: int, max_intervals: i
                    interval_verify: bool) -> DStarResult:
     d_inf = d_infinity(p, q)
     if d_inf.ratio == INFINITY:
-        return DStarResult(INFINITY, INFINITY, INFINITY, None, False, INFINITY, d_inf, dps, tol_key, mpmath.mpf(0), 0, True)
+        return DStarResult(INFINITY, INFINITY, INFINITY, None, False, INFINITY, d_inf, dps, tol_key,
+                           mpmath.mpf(0), 0, True)
     if all(a == b for a, b in zip(p, q) if a > 0):  # l = 0 on supp P, hence P = Q: D* = 0
         z = mpmath.mpf(0)
         return DStarResult(z, z, z, None, True, z, d_inf, dps, tol_key, z, 0, True)
@@ -547,7 +550,6 @@ def _verify_with_intervals(p: Row, q: Row, lower: mpmath.mpf, rho: mpmath.mpf, l
                     return False
                 continue
             a, b = item
-            T = b - a
             Ti = iv.mpf(b) - iv.mpf(a)
             if a == 1:
                 _k0, k1, pi = point(a)
@@ -567,7 +569,6 @@ def _verify_with_intervals(p: Row, q: Row, lower: mpmath.mpf, rho: mpmath.mpf, l
                     # the vertex t* = f1/(-curv) may lie in [0, T]: its value bounds the max there
                     cands.append((F0 + F1 * F1 / (2 * (-C))).b)
                 worst = max(cands)
-            del T
             if worst > 0:
                 return False
         return True
