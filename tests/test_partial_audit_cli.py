@@ -208,3 +208,35 @@ def test_documented_example_file(capsys):
     per_attr, whole, _ = brute(as_tuples(doc["datasets"]), rows, 2)
     assert rep["per_attribute_epsilon"]["exact"] == exact_str(per_attr)
     assert rep["whole_record_epsilon"]["exact"] == exact_str(whole)
+
+
+def test_concentrated_product_randomized_response(tmp_path, capsys):
+    """--concentrated on two independent RR bits (e^eps = 3): D* of one RR bit is its KL,
+    eps tanh(eps/2) (BS16 / partial DP digest Sec. 1), and D* adds over independent coordinates, so
+    eps0 = sqrt(2 eps tanh(eps/2)) and rho = 2 eps tanh(eps/2); closed forms in mpmath at 50 digits."""
+    import mpmath
+    doc = {"n": 1, "datasets": [[[0, 0]], [[0, 1]], [[1, 0]], [[1, 1]]], "outputs": ["00", "01", "10", "11"],
+           "kernel": [["9/16", "3/16", "3/16", "1/16"], ["3/16", "9/16", "1/16", "3/16"],
+                      ["3/16", "1/16", "9/16", "3/16"], ["1/16", "3/16", "3/16", "9/16"]]}
+    code, out, _ = run(capsys, "partial", "audit", write(tmp_path, doc), "--json", "--concentrated")
+    assert code == 0
+    c = json.loads(out)["concentrated"]
+    with mpmath.workdps(50):
+        eps = mpmath.log(3)
+        kl = eps * mpmath.tanh(eps / 2)
+        for key, expected in (("per_attribute_epsilon0", mpmath.sqrt(2 * kl)), ("whole_record_rho", 2 * kl)):
+            lo, hi = mpmath.mpf(c[key]["lower"]), mpmath.mpf(c[key]["upper"])
+            assert lo <= expected * (1 + mpmath.mpf("1e-25")) and expected <= hi * (1 + mpmath.mpf("1e-25"))
+            assert hi - lo <= mpmath.mpf("1e-18") * expected
+    assert c["prop8_holds"] is True and c["applies"] is True
+    assert c["whole_record_rho"]["witness"]["hamming"] == 2
+    code, text, _ = run(capsys, "partial", "audit", write(tmp_path, doc), "--concentrated")
+    assert code == 0 and "rho of zCDP (Def. 3)" in text and "eps0 of nabla0-CDP (Def. 6)" in text
+
+
+def test_concentrated_infinite_when_supports_differ(tmp_path, capsys):
+    doc = {"n": 1, "datasets": [[[0]], [[1]]], "outputs": [0, 1], "kernel": [[1, 0], ["1/2", "1/2"]]}
+    code, out, _ = run(capsys, "partial", "audit", write(tmp_path, doc), "--json", "--concentrated")
+    c = json.loads(out)["concentrated"]
+    assert code == 0 and c["per_attribute_epsilon0"]["upper"] == "inf" and c["whole_record_rho"]["lower"] == "inf"
+    assert c["prop8_rho_bound_upper"] == "inf"

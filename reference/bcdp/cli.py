@@ -3,8 +3,9 @@
 Commands:
   bcdp check [--json]              run every claim check (proofs_checks/) and print a table
   bcdp audit FILE.json [--json]    exact LDP/BDP/CDP/BCDP/dependence of a finite mechanism
-  bcdp partial audit FILE.json [--json]
-                                   exact per-attribute eps0, whole-record eps, nabla profile
+  bcdp partial audit FILE.json [--json] [--concentrated]
+                                   exact per-attribute eps0, whole-record eps, nabla profile;
+                                   certified nabla0-CDP eps0 and zCDP rho with --concentrated
   bcdp allocate --delta D1,D2,... --eps E --q Q [--zeta Z | --optimal] [--json]
                                    Theorem 2 budgets c (eq. 16) and the eq. (17) objective, exact
   bcdp rdp shuffle --n N --eps0 E --alpha 2,3,4.5 [--bound NAME | --exact] [--json]
@@ -70,7 +71,7 @@ def cmd_audit(args: argparse.Namespace) -> int:
 def cmd_partial_audit(args: argparse.Namespace) -> int:
     from .partial_audit import main_partial_audit
 
-    code, text = main_partial_audit(args.file, args.json)
+    code, text = main_partial_audit(args.file, args.json, args.concentrated)
     print(text, file=sys.stderr if code else sys.stdout)
     return code
 
@@ -321,6 +322,8 @@ def build_parser() -> argparse.ArgumentParser:
     q = psub.add_parser("audit", help="exact partial-DP parameters of a mechanism on datasets (JSON)")
     q.add_argument("file", help="JSON file (format: docs/file_format.md, 'Partial DP audit input')")
     q.add_argument("--json", action="store_true", help="print one JSON object")
+    q.add_argument("--concentrated", action="store_true",
+                   help="also certified eps0 of nabla0-CDP and rho of zCDP (D* enclosures; slower)")
     q.set_defaults(func=cmd_partial_audit)
     p = sub.add_parser("allocate", help="Theorem 2 budgets c (eq. 16) for Mechanism 1")
     p.add_argument("--delta", required=True, help="comma-separated BCDP demands, e.g. 0.2,0.2,2,2")

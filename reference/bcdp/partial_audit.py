@@ -22,7 +22,11 @@ Reported (partial DP paper, Ghazi-Kumar-Manurangsi-Steinke; every value exact, w
 * ``whole_record_epsilon``: eps of standard pure DP under replace-one neighbours (Def. 1), next to
   Prop. 8's bound d * eps0 (valid on the full product domain);
 * ``nabla_profile``: the smallest eps(r, r') making the mechanism eps-nabla-DP (Def. 4), per pair
-  of records, i.e. the tightest dissimilarity function the mechanism satisfies.
+  of records, i.e. the tightest dissimilarity function the mechanism satisfies;
+* with ``concentrated=True`` (CLI ``--concentrated``): eps0 of eps0-nabla0-CDP (Def. 6) and rho of
+  whole-record rho-zCDP (Def. 3), as certified enclosures [lower, upper] of D* = sup_lambda
+  D_lambda/lambda (:func:`bcdp.partial_dp_concentrated.d_star`: 50-digit mpmath search, certificate
+  re-checked with outward-rounded interval arithmetic), and Prop. 8's rho <= d^2 eps0^2 / 2.
 """
 
 from __future__ import annotations
@@ -172,9 +176,46 @@ def _param_json(p: LogRatioParameter) -> dict[str, Any]:
     return out
 
 
-def partial_audit_report(audit: PartialAudit) -> dict[str, Any]:
+def concentrated_report(audit: PartialAudit, rel_tol: str = "1e-20") -> dict[str, Any]:
+    """Certified concentrated parameters (Defs. 3 and 6) with Prop. 8's concentrated half."""
+    import mpmath
+
+    from .partial_dp_concentrated import certainly_le, per_attribute_cdp_epsilon, whole_record_zcdp
+
+    mech, n, d, inputs = audit.mechanism, audit.n, audit.d, audit.inputs
+    eps0 = per_attribute_cdp_epsilon(mech, n, d, inputs, rel_tol=rel_tol)
+    rho = whole_record_zcdp(mech, n, d, inputs, rel_tol=rel_tol)
+
+    def enc(e: Any) -> dict[str, Any]:
+        lo, hi = e.strings(30)
+        w = None if e.witness is None else {k: e.witness[k] for k in ("x", "x_prime", "record", "hamming")}
+        return {"lower": lo, "upper": hi, "witness": _json_safe(w)}
+
+    if eps0.is_infinite:
+        bound_hi: Any = INFINITY
+        holds: bool | None = True
+    else:
+        with mpmath.workdps(60):
+            bound_lo = mpmath.mpf(d) ** 2 * eps0.lower ** 2 / 2
+            bound_hi = mpmath.mpf(d) ** 2 * eps0.upper ** 2 / 2
+            if rho.is_infinite:
+                holds = False
+            elif certainly_le(rho, bound_lo):
+                holds = True
+            elif rho.lower > bound_hi:
+                holds = False
+            else:
+                holds = None   # equal within the enclosures: undecided, reported as null
+    return {"per_attribute_epsilon0": enc(eps0), "whole_record_rho": enc(rho),
+            "prop8_rho_bound_upper": "inf" if bound_hi == INFINITY else mpmath.nstr(bound_hi, 30),
+            "prop8_holds": holds, "applies": inputs is None,
+            "certified": f"D* enclosures of relative width <= {rel_tol} (mpmath 50 digits, interval re-check)"}
+
+
+def partial_audit_report(audit: PartialAudit, concentrated: bool = False) -> dict[str, Any]:
     """Every partial-DP parameter of the audited mechanism, in the JSON shape of
-    ``bcdp partial audit --json`` (``docs/file_format.md``)."""
+    ``bcdp partial audit --json`` (``docs/file_format.md``); ``concentrated`` adds
+    :func:`concentrated_report` under the key ``"concentrated"``."""
     mech, n, d, inputs = audit.mechanism, audit.n, audit.d, audit.inputs
     per_attr = per_attribute_epsilon(mech, n, d, inputs)
     matrix = per_attribute_matrix(mech, n, d, inputs)
@@ -187,7 +228,7 @@ def partial_audit_report(audit: PartialAudit) -> dict[str, Any]:
         if repr(ra) < repr(rb) or (ra, rb) == (rb, ra):
             nabla.append({"record": _json_safe(ra), "record_prime": _json_safe(rb),
                           **_param_json(LogRatioParameter(ratio, w))})
-    return {
+    report = {
         "n": n, "d": d, "attributes": _json_safe(audit.attributes), "datasets": audit.n_datasets,
         "full_domain": inputs is None,
         "per_attribute_epsilon": {**_param_json(eps0),
@@ -201,6 +242,9 @@ def partial_audit_report(audit: PartialAudit) -> dict[str, Any]:
                         "applies": inputs is None},   # Prop. 8 is a theorem on the full domain only
         "nabla_profile": nabla,
     }
+    if concentrated:
+        report["concentrated"] = concentrated_report(audit)
+    return report
 
 
 def _ratio_le(a: Fraction | float, b: Fraction | float) -> bool:
@@ -229,19 +273,25 @@ def format_partial_report(report: dict[str, Any]) -> str:
     for i, row in enumerate(report["per_record_attribute"]):
         for j, v in enumerate(row):
             lines.append(f"{f'eps record {i} attribute {j}':<34} {v['exact']:<22} {_fl(v):<22}")
+    if "concentrated" in report:
+        c = report["concentrated"]
+        for key, label in (("per_attribute_epsilon0", "eps0 of nabla0-CDP (Def. 6)"),
+                           ("whole_record_rho", "rho of zCDP (Def. 3)")):
+            lines.append(f"{label:<34} in [{c[key]['lower']}, {c[key]['upper']}]")
+        lines.append(f"{'Prop. 8: rho <= d^2 eps0^2 / 2':<34} {c['prop8_holds']} (bound <= {c['prop8_rho_bound_upper']})")
     lines.append("nabla profile (smallest eps(r, r') of Def. 4):")
     for e in report["nabla_profile"]:
         lines.append(f"  {json.dumps(e['record'])} ~ {json.dumps(e['record_prime'])}: {e['exact']} ({_fl(e)})")
     return "\n".join(lines)
 
 
-def main_partial_audit(path: str, as_json: bool) -> tuple[int, str]:
+def main_partial_audit(path: str, as_json: bool, concentrated: bool = False) -> tuple[int, str]:
     """(exit code, text) for the CLI; exit 2 with a message on a malformed file."""
     try:
         audit = load_partial_audit_file(path)
     except AuditFileError as exc:
         return 2, f"bcdp partial audit: {exc}"
-    report = partial_audit_report(audit)
+    report = partial_audit_report(audit, concentrated)
     return 0, json.dumps(report, indent=2) if as_json else format_partial_report(report)
 
 
