@@ -17,7 +17,7 @@ import json
 from decimal import Decimal
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from .notions import bcdp_vector, bdp_epsilon, cdp_vector, coordinate_dependence, ldp_epsilon
 from .rational import to_fraction
@@ -48,6 +48,27 @@ def _entry(value: Any, where: str) -> Fraction:
     return p
 
 
+def parse_kernel_rows(kernel: Any, n_outputs: int, labels: Sequence[str], what: str) -> list[list[Fraction]]:
+    """Exact kernel rows from a decoded JSON list: one row per input (``labels[k]`` names input k in
+    messages, ``what`` names the inputs, e.g. "inputs" or "datasets"), each with ``n_outputs``
+    non-negative entries summing to exactly 1."""
+    if not isinstance(kernel, list) or len(kernel) != len(labels):
+        rows = len(kernel) if isinstance(kernel, list) else "no list of"
+        raise AuditFileError(f"'kernel' has {rows} rows but there are {len(labels)} {what}")
+    out = []
+    for k, row in enumerate(kernel):
+        where = f"kernel[{k}] ({labels[k]})"
+        if not isinstance(row, list) or len(row) != n_outputs:
+            m = len(row) if isinstance(row, list) else "no list of"
+            raise AuditFileError(f"{where} has {m} entries, there are {n_outputs} outputs")
+        exact = [_entry(v, f"{where}[{m}]") for m, v in enumerate(row)]
+        total = sum(exact, Fraction(0))
+        if total != 1:
+            raise AuditFileError(f"{where} sums to {total}, not 1")
+        out.append(exact)
+    return out
+
+
 def parse_audit_document(doc: Any) -> tuple[Mechanism, Prior | None]:
     """Validate a decoded audit document (JSON numbers as Decimal) and build exact objects."""
     if not isinstance(doc, dict):
@@ -69,19 +90,7 @@ def parse_audit_document(doc: Any) -> tuple[Mechanism, Prior | None]:
     outs = [_hashable(y) for y in outputs]
     if len(set(outs)) != len(outs):
         raise AuditFileError("'outputs' lists a value twice")
-    if len(kernel) != len(points):
-        raise AuditFileError(f"'kernel' has {len(kernel)} rows but there are {len(points)} inputs")
-    rows = []
-    for k, row in enumerate(kernel):
-        where = f"kernel[{k}] (input {list(inputs[k])})"
-        if not isinstance(row, list) or len(row) != len(outs):
-            n = len(row) if isinstance(row, list) else "no list of"
-            raise AuditFileError(f"{where} has {n} entries, there are {len(outs)} outputs")
-        exact = [_entry(v, f"{where}[{m}]") for m, v in enumerate(row)]
-        total = sum(exact, Fraction(0))
-        if total != 1:
-            raise AuditFileError(f"{where} sums to {total}, not 1")
-        rows.append(exact)
+    rows = parse_kernel_rows(kernel, len(outs), [f"input {list(x)}" for x in inputs], "inputs")
     prior_pmf = None
     if doc.get("prior") is not None:
         prior = doc["prior"]

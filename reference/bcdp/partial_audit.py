@@ -37,7 +37,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Sequence
 
-from .audit import AuditFileError, _entry, _hashable
+from .audit import AuditFileError, _hashable, parse_kernel_rows
 from .parameters import LogRatioParameter
 from .partial_dp import (dataset_domain, minimal_nabla_ratios, per_attribute_epsilon, per_attribute_matrix,
                          whole_record_epsilon)
@@ -132,20 +132,8 @@ def parse_partial_audit_document(doc: Any) -> PartialAudit:
     outs = [_hashable(y) for y in outputs]
     if len(set(outs)) != len(outs):
         raise AuditFileError("'outputs' lists a value twice")
-    if not isinstance(kernel, list) or len(kernel) != len(recs):
-        rows = len(kernel) if isinstance(kernel, list) else "no list of"
-        raise AuditFileError(f"'kernel' has {rows} rows but there are {len(recs)} datasets")
-    rows_exact = []
-    for k, row in enumerate(kernel):
-        where = f"kernel[{k}] (dataset {json.dumps(_json_safe(recs[k]))})"
-        if not isinstance(row, list) or len(row) != len(outs):
-            m = len(row) if isinstance(row, list) else "no list of"
-            raise AuditFileError(f"{where} has {m} entries, there are {len(outs)} outputs")
-        exact = [_entry(v, f"{where}[{m}]") for m, v in enumerate(row)]
-        total = sum(exact, Fraction(0))
-        if total != 1:
-            raise AuditFileError(f"{where} sums to {total}, not 1")
-        rows_exact.append(tuple(exact))
+    rows_exact = [tuple(r) for r in parse_kernel_rows(
+        kernel, len(outs), [f"dataset {json.dumps(_json_safe(rec))}" for rec in recs], "datasets")]
     try:
         domain = dataset_domain(attributes, n)
     except InvalidInputError as exc:

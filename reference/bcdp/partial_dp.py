@@ -111,17 +111,29 @@ def _witness(mech: Mechanism, w: dict, n: int, d: int, **extra: Any) -> dict:
             "R": [w["output"]], **extra}
 
 
-def _grouped_max(mech: Mechanism, idx: list[int], block: Sequence[int]) -> tuple[Fraction | float, dict | None]:
-    """max ratio over pairs of inputs that agree outside the flat coordinates ``block``."""
+def agreeing_groups(mech: Mechanism, idx: Sequence[int], block: Sequence[int]) -> list[list[int]]:
+    """The inputs of ``idx`` grouped by their values outside the flat coordinates ``block``: two
+    inputs are in one group iff they differ at most on ``block`` (e.g. record i's d coordinates:
+    replace-one neighbours of Def. 1)."""
     pts = mech.domain.points
     bset = set(block)
     groups: dict[tuple, list[int]] = {}
     for k in idx:
-        key = tuple(v for c, v in enumerate(pts[k]) if c not in bset)
-        groups.setdefault(key, []).append(k)
+        groups.setdefault(tuple(v for c, v in enumerate(pts[k]) if c not in bset), []).append(k)
+    return list(groups.values())
+
+
+def record_block(i: int, d: int) -> range:
+    """Flat coordinates of record i (record-major encoding)."""
+    return range(i * d, (i + 1) * d)
+
+
+def _grouped_max(mech: Mechanism, idx: list[int], block: Sequence[int]) -> tuple[Fraction | float, dict | None]:
+    """max ratio over pairs of inputs that agree outside the flat coordinates ``block``."""
+    pts = mech.domain.points
     best: Fraction | float = Fraction(1)
     best_w = None
-    for members in groups.values():
+    for members in agreeing_groups(mech, idx, block):
         if len(members) < 2:
             continue
         ratio, w = max_column_ratio([mech.kernel[k] for k in members], [pts[k] for k in members],
@@ -238,7 +250,7 @@ def whole_record_epsilon(mech: Mechanism, n: int, d: int, inputs: Sequence | Non
     best: Fraction | float = Fraction(1)
     best_w = None
     for i in range(n):
-        ratio, w = _grouped_max(mech, idx, range(i * d, (i + 1) * d))
+        ratio, w = _grouped_max(mech, idx, record_block(i, d))
         if w is not None and (best_w is None or ratio > best):
             best, best_w = ratio, _witness(mech, w, n, d, record=i)
     return LogRatioParameter(best, best_w)
@@ -256,11 +268,7 @@ def minimal_nabla_ratios(mech: Mechanism, n: int, d: int, inputs: Sequence | Non
     pts = mech.domain.points
     out: dict = {}
     for i in range(n):
-        block = set(range(i * d, (i + 1) * d))
-        groups: dict[tuple, list[int]] = {}
-        for k in idx:
-            groups.setdefault(tuple(v for c, v in enumerate(pts[k]) if c not in block), []).append(k)
-        for members in groups.values():
+        for members in agreeing_groups(mech, idx, record_block(i, d)):
             for a, b in itertools.combinations(members, 2):
                 ratio, w = _pair_ratio(mech, a, b)
                 if w is None:
