@@ -174,8 +174,16 @@ def concentrated_report(audit: PartialAudit, rel_tol: str = "1e-20") -> dict[str
     eps0 = per_attribute_cdp_epsilon(mech, n, d, inputs, rel_tol=rel_tol)
     rho = whole_record_zcdp(mech, n, d, inputs, rel_tol=rel_tol)
 
+    def outward(x: Any, direction: int) -> str:
+        """30 significant digits, rounded away from the enclosure's interior: widen by 1e-29
+        relative (> half an ulp of a 30-digit decimal, at most 5e-30 relative), then round to nearest."""
+        if x == INFINITY:
+            return "inf"
+        with mpmath.workdps(60):
+            return mpmath.nstr(x * (1 + direction * mpmath.mpf("1e-29")), 30)
+
     def enc(e: Any) -> dict[str, Any]:
-        lo, hi = e.strings(30)
+        lo, hi = outward(e.lower, -1), outward(e.upper, +1)
         w = None if e.witness is None else {k: e.witness[k] for k in ("x", "x_prime", "record", "hamming")}
         return {"lower": lo, "upper": hi, "witness": _json_safe(w)}
 
