@@ -36,9 +36,22 @@ def test_wolfe_matches_exact_fraction_oracle(case, coords):
     exact_pt, support = exact_hull_projection(a.tolist(), y)
     got = hull_projection(a.astype(np.float64), np.array([float(v) for v in y]))
     assert np.allclose(got.point, [float(v) for v in exact_pt], atol=1e-10, rtol=0)
-    # exact certificate of the oracle itself: VI holds exactly with Fractions
+    # exact certificate of the oracle itself: VI holds exactly with Fractions ...
     for v in a.tolist():
         assert sum((Fraction(vc) - p) * (yc - p) for vc, p, yc in zip(v, exact_pt, y)) <= 0
+    # ... and the point lies in the hull: a convex combination of its ``support`` vertices, weights
+    # solved exactly in sympy from [V_S^T; 1^T] w = [p; 1] (unique: the support is affinely independent)
+    _assert_convex_combination(a.tolist(), support, exact_pt)
+
+
+def _assert_convex_combination(vertices: list, support: tuple, point: tuple) -> None:
+    cols = [vertices[i] for i in support]
+    lhs = sympy.Matrix([[sympy.Integer(c[r]) for c in cols] for r in range(len(point))] + [[1] * len(cols)])
+    rhs = sympy.Matrix([sympy.Rational(p.numerator, p.denominator) for p in point] + [1])
+    sol, params = lhs.gauss_jordan_solve(rhs)           # raises ValueError if inconsistent
+    assert params.shape[0] == 0, "support vertices not affinely independent"
+    assert all(w >= 0 for w in sol) and sum(sol) == 1
+    assert lhs * sol == rhs
 
 
 @settings(max_examples=60, deadline=None)
@@ -165,8 +178,9 @@ def test_mechanism_input_validation():
 
 def test_utility_eq2_statistical():
     """eq. (2): E[(1/m)||M(x)-Q(x)||^2] <= min{sigma^2, sigma Delta sqrt(2 log|X|)/m}.  Errors lie in
-    [0, Delta^2/m] (both points in the hull); the empirical-Bernstein lower confidence bound
-    exceeds the claimed bound with probability <= 1e-6 if the claim holds (false-failure rate)."""
+    [0, Delta^2/m] (both points in the hull); in each of the two cases the empirical-Bernstein lower
+    confidence bound (alpha = 5e-7) exceeds the claimed bound with probability <= 5e-7 if the claim
+    holds: total false-failure rate <= 1e-6 (union bound)."""
     rng = np.random.default_rng(5)
     for fam, sigma in (("parity", 0.25), ("conjunction", 2.0)):
         verts = workload(fam, 4, 2)[0].astype(np.float64)
@@ -175,7 +189,7 @@ def test_utility_eq2_statistical():
         assert ys.shape == yhat.shape == (3000, 6)
         z = np.sum((yhat - q) ** 2, axis=1) / 6
         bound = utility_bound(sigma, math.sqrt(delta_sq), 6, 16)
-        assert empirical_bernstein_lower(z, delta_sq / 6, 1e-6) <= bound
+        assert empirical_bernstein_lower(z, delta_sq / 6, 5e-7) <= bound
 
 
 def test_utility_bound_formula():
@@ -187,12 +201,22 @@ def test_utility_bound_formula():
 
 
 def test_empirical_bernstein_lower_properties():
+    """Maurer & Pontil 2009 ("Empirical Bernstein bounds and sample variance penalization"), Thm 4,
+    for i.i.d. Z in [0, 1]: w.p. >= 1 - alpha, E Z >= mean - sqrt(2 V ln(2/alpha)/N) - 7 ln(2/alpha)/(3(N-1))
+    (V = sample variance, ddof 1).  For Z in [0, R] apply it to Z/R: the sqrt term is unchanged in
+    the original units and the last term becomes 7 R ln(2/alpha)/(3(N-1))."""
     z = np.random.default_rng(3).random(500)
     lo = empirical_bernstein_lower(z, 1.0, 1e-3)
     assert lo < z.mean()
     # the formula, recomputed from its definition
     lt = math.log(2 / 1e-3)
     assert math.isclose(lo, z.mean() - math.sqrt(2 * np.var(z, ddof=1) * lt / 500) - 7 * lt / (3 * 499), rel_tol=1e-12)
+    # range R != 1: samples in [0, 3], compared with the rescaled formula and with 3 x (bound for Z/3)
+    big = 3.0 * np.random.default_rng(4).random(400)
+    lo3 = empirical_bernstein_lower(big, 3.0, 1e-3)
+    assert math.isclose(lo3, big.mean() - math.sqrt(2 * np.var(big, ddof=1) * lt / 400) - 7 * 3.0 * lt / (3 * 399),
+                        rel_tol=1e-12)
+    assert math.isclose(lo3, 3.0 * empirical_bernstein_lower(big / 3.0, 1.0, 1e-3), rel_tol=1e-12)
     with pytest.raises(InvalidInputError):
         empirical_bernstein_lower(np.array([0.5, 2.0]), 1.0, 0.1)
     with pytest.raises(InvalidInputError):
@@ -204,7 +228,8 @@ def test_empirical_bernstein_lower_properties():
        y=st.lists(st.fractions(min_value=-4, max_value=4, max_denominator=6), min_size=3, max_size=3))
 def test_wolfe_on_degenerate_point_clouds_matches_exact_oracle(points, y):
     """Random small integer clouds (duplicates, collinear / coplanar sets) in R^3."""
-    exact_pt, _ = exact_hull_projection(points, y)
+    exact_pt, support = exact_hull_projection(points, y)
+    _assert_convex_combination(points, support, exact_pt)
     got = hull_projection(np.array(points, dtype=np.float64), np.array([float(v) for v in y]))
     assert np.allclose(got.point, [float(v) for v in exact_pt], atol=1e-9, rtol=0)
 
