@@ -13,6 +13,12 @@ Lemma 10 (L389): M_j (1/2) eps^2 -zCDP on column j for each j; then M is eps-nab
 eps0(M) <= max_j sqrt(2 rho_j) (rho_j the zCDP parameter of M_j, Def. 3), and the number of
 instances where it is attained (a single-attribute change moves one column only, so equality is
 expected).  Uses ``sequential`` and ``parallel`` of the pure check :mod:`proofs_checks.pdp_composition`.
+
+Bad twins (the verdict requires each to be certainly violated on at least one instance):
+ * "max composition" for Lemma 9: eps0(M12) <= max(eps0(M1), max_y eps0(M2(., y))) (no sqrt of the
+   sum of squares); rejected when lower(eps0(M12)) > upper(max(...));
+ * "no factor 2" for Lemma 10: eps0(M) <= max_j sqrt(rho_j); rejected when
+   lower(eps0(M)) > upper(max_j sqrt(rho_j)).
 """
 
 from __future__ import annotations
@@ -66,6 +72,12 @@ def lemma9(m1, m2s, n: int, d: int, counts: dict, violations: list, tag: str) ->
             v = compare(e12.lower ** 2 if e12.lower != INFINITY else INFINITY,
                         e12.upper ** 2 if e12.upper != INFINITY else INFINITY, blo, bhi)
         counts[f"eps0_{v}"] += 1
+        # BAD TWIN: eps0(M12) <= max(eps1, eps2) (no sqrt of the sum of squares)
+        counts["twin_max_cases"] += 1
+        twin_hi = max(e1.upper, max(e.upper for e in e2s))
+        with mpmath.workdps(WDPS):
+            if e12.lower != INFINITY and e12.lower > twin_hi:
+                counts["twin_max_rejected"] += 1
         if v == "violated":
             keep(violations, {"instance": tag, "release": name, "eps0_12": [s(e12.lower), s(e12.upper)],
                               "bound_sq": [s(blo), s(bhi)]})
@@ -84,6 +96,11 @@ def lemma10(cols, attrs, n: int, counts: dict, violations: list, tag: str) -> No
         hi = max(mpmath.sqrt(2 * r.upper) for r in rhos)
         v = compare(e0.lower, e0.upper, lo, hi)
     counts[f"l10_{v}"] += 1
+    # BAD TWIN: eps0 <= max_j sqrt(rho_j) (factor 2 dropped)
+    counts["twin_no2_cases"] += 1
+    with mpmath.workdps(WDPS):
+        if e0.lower != INFINITY and e0.lower > max(mpmath.sqrt(r.upper) for r in rhos):
+            counts["twin_no2_rejected"] += 1
     if v == "violated":
         keep(violations, {"instance": tag, "n": n, "d": d, "eps0": [s(e0.lower), s(e0.upper)],
                           "max_sqrt_2rho": [s(lo), s(hi)]})
@@ -93,7 +110,8 @@ def check() -> ClaimResult:
     rng = random.Random(SEED)
     counts = {k: 0 for k in ("pairs_certified", "pairs_tight", "pairs_violated", "pairs_vacuous",
                              "eps0_certified", "eps0_tight", "eps0_violated", "eps0_vacuous",
-                             "l10_certified", "l10_tight", "l10_violated", "l10_vacuous")}
+                             "l10_certified", "l10_tight", "l10_violated", "l10_vacuous",
+                             "twin_max_cases", "twin_max_rejected", "twin_no2_cases", "twin_no2_rejected")}
     violations: list = []
     n9 = n10 = 0
     grid = enumerated_binary_mechanisms(FINITE_GRID)
@@ -122,7 +140,9 @@ def check() -> ClaimResult:
                 for vals in attrs]
         lemma10(cols, attrs, n, counts, violations, f"random columns #{t}")
         n10 += 1
-    ok = counts["pairs_violated"] == 0 and counts["eps0_violated"] == 0 and counts["l10_violated"] == 0
+    twins_ok = counts["twin_max_rejected"] > 0 and counts["twin_no2_rejected"] > 0
+    ok = (counts["pairs_violated"] == 0 and counts["eps0_violated"] == 0 and counts["l10_violated"] == 0
+          and twins_ok)
     return ClaimResult(
         claim_id="PDP-Lemmas9-10-CDP",
         source="Partial DP paper (Ghazi, Kumar, Manurangsi, Steinke), Lemma 9 (L376) and Lemma 10 "
@@ -134,7 +154,9 @@ def check() -> ClaimResult:
                     f"tight {counts['pairs_tight']}, violated {counts['pairs_violated']}; eps0^2 additivity "
                     f"violated {counts['eps0_violated']}; Lemma 10: {n10} instances, eps0 <= max_j sqrt(2 rho_j) "
                     f"certified {counts['l10_certified']}, equal within enclosure {counts['l10_tight']}, "
-                    f"violated {counts['l10_violated']}"),
-        evidence={"counts": counts, "lemma9_instances": n9, "lemma10_instances": n10, "violations": violations,
+                    f"violated {counts['l10_violated']}; bad twins rejected: max(eps1, eps2) "
+                    f"{counts['twin_max_rejected']}/{counts['twin_max_cases']}, sqrt(rho_j) "
+                    f"{counts['twin_no2_rejected']}/{counts['twin_no2_cases']}"),
+        evidence={"counts": counts, "bad_twins_rejected": twins_ok, "lemma9_instances": n9, "lemma10_instances": n10, "violations": violations,
                   "random_seed": SEED, "dstar_enclosure_rel_width": CHECK_TOL},
     )

@@ -19,6 +19,11 @@ Hamming case, n = 1 or 2), for random connected graphs G on X:
   eps0 * Hamming, so eps0-nabla0-DP (Def. 5) holds, and the Def. 5 / Def. 6 minimal eps0 (max over
   one-record pairs of log ratio / Hamming, resp. sqrt(2 D*)/Hamming) equals the single-attribute one.
 Also reported: how often the metric is attained by the minimal profile on non-edges (tightness).
+
+Bad twin "metric = edge weight, not path sum" (pure case): eps_twin(u, v) = the bottleneck metric,
+min over paths of the LARGEST edge weight on the path (so a direct edge keeps its weight and a
+non-edge gets the weight of one edge instead of the sum).  With the minimal edge weights,
+nabla_dp_holds must fail for it on at least one graph; the verdict requires this.
 """
 
 from __future__ import annotations
@@ -77,6 +82,20 @@ def floyd_warshall_add(nodes, w) -> dict:
     return dist
 
 
+def floyd_warshall_bottleneck_ratio(nodes, w) -> dict:
+    """BAD TWIN metric: min over paths of the largest edge ratio on the path (no accumulation)."""
+    dist = {u: {v: (Fraction(1) if u == v else w.get(frozenset((u, v)), INFINITY)) for v in nodes} for u in nodes}
+    for k in nodes:
+        for i in nodes:
+            for j in nodes:
+                a, b = dist[i][k], dist[k][j]
+                if a != INFINITY and b != INFINITY:
+                    m = max(a, b)
+                    if dist[i][j] == INFINITY or m < dist[i][j]:
+                        dist[i][j] = m
+    return dist
+
+
 def scipy_agrees(nodes, w, dist) -> bool:
     """Float cross-check of the exact metric with scipy.sparse.csgraph (Dijkstra on logs)."""
     idx = {u: k for k, u in enumerate(nodes)}
@@ -114,6 +133,11 @@ def one_instance(mech, n, d, nodes, edges, counts, violations, tag) -> None:
     if not res.holds:
         counts["pure_violated"] += 1
         keep(violations, {"instance": tag, "pure": True, "witness": str(res.witness)[:300]})
+    # BAD TWIN: bottleneck metric (edge weight instead of path sum) must fail somewhere
+    twin = floyd_warshall_bottleneck_ratio(nodes, w)
+    counts["twin_bottleneck_instances"] += 1
+    if not nabla_dp_holds(mech, n, d, lambda r1, r2: twin[r1][r2] if r1 != r2 else 1).holds:
+        counts["twin_bottleneck_rejected"] += 1
     for (r1, r2), (ratio, _w) in prof.items():
         if frozenset((r1, r2)) not in edges and dist[r1][r2] != INFINITY:
             counts["pure_nonedge_pairs"] += 1
@@ -183,7 +207,8 @@ def check() -> ClaimResult:
     counts = {k: 0 for k in ("pure_instances", "pure_violated", "pure_nonedge_pairs", "pure_nonedge_attained",
                              "scipy_agrees", "cdp_instances", "cdp_violated", "cdp_undecided_pairs",
                              "hamming_instances", "hamming_infinite", "hamming_pure_violated",
-                             "hamming_cdp_certified", "hamming_cdp_tight", "hamming_cdp_violated")}
+                             "hamming_cdp_certified", "hamming_cdp_tight", "hamming_cdp_violated",
+                             "twin_bottleneck_instances", "twin_bottleneck_rejected")}
     violations: list = []
     # general graphs: one attribute with |X| values, n records
     for t in range(16):
@@ -207,7 +232,8 @@ def check() -> ClaimResult:
         edges = {frozenset((u, v)) for u, v in itertools.combinations(nodes, 2) if hamming(u, v) == 1}
         one_instance(mech, n, 2, nodes, edges, counts, violations, f"hamming-graph #{t} n={n}")
     ok = (counts["pure_violated"] == 0 and counts["cdp_violated"] == 0 and counts["hamming_pure_violated"] == 0
-          and counts["hamming_cdp_violated"] == 0 and counts["scipy_agrees"] == counts["pure_instances"])
+          and counts["hamming_cdp_violated"] == 0 and counts["scipy_agrees"] == counts["pure_instances"]
+          and counts["twin_bottleneck_rejected"] > 0)
     return ClaimResult(
         claim_id="PDP-Lemma7-graph",
         source="Partial DP paper (Ghazi, Kumar, Manurangsi, Steinke), Lemma 7 (L301-L320)",
@@ -220,6 +246,8 @@ def check() -> ClaimResult:
                     f"{counts['cdp_undecided_pairs']} undecided pairs; Hamming: {counts['hamming_instances']} "
                     f"instances, eps0 (Def. 5/6) = single-attribute eps0, pure violations "
                     f"{counts['hamming_pure_violated']}, CDP equal within enclosure {counts['hamming_cdp_tight']}, "
-                    f"violated {counts['hamming_cdp_violated']}"),
+                    f"violated {counts['hamming_cdp_violated']}; bad twin (bottleneck metric, edge weight "
+                    f"not path sum) rejected on {counts['twin_bottleneck_rejected']}/"
+                    f"{counts['twin_bottleneck_instances']} graphs"),
         evidence={"counts": counts, "violations": violations, "random_seed": SEED},
     )

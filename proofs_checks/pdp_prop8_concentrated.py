@@ -17,7 +17,9 @@ Checked on enumerated and seeded random finite mechanisms on datasets (record-ma
   k^2 times that of a shift by 1);
 * the conversion: sympy shows the printed delta~ is BS16's eps~ = rho + 2 sqrt(rho log(1/delta~))
   solved for delta~ with rho = (1/2) d^2 eps0^2; and on every instance the exact hockey-stick
-  delta(eps~) = max_{pairs} sum_y max(0, P(y) - e^{eps~} Q(y)) is <= delta~ at four eps~ values.
+  delta(eps~) = max_{pairs} sum_y max(0, P(y) - e^{eps~} Q(y)) is <= delta~ at four eps~ values;
+* bad twin "linear in d": rho <= (1/2) d eps0^2.  The verdict requires it to be certainly violated
+  (lower(rho) > (d/2) upper(eps0)^2) on both sum mechanisms (d = 2, 3).
 """
 
 from __future__ import annotations
@@ -83,6 +85,8 @@ def analyse(mech, n: int, d: int) -> dict:
             "prop8": compare(rho_lo, rho_hi, half_d2 * e0_lo ** 2, half_d2 * e0_hi ** 2),
             "prop8_single": compare(rho_lo, rho_hi, half_d2 * es_lo ** 2, half_d2 * es_hi ** 2),
             "eps0_le_single": compare(e0_lo, e0_hi, es_lo, es_hi),
+            # BAD TWIN: rho <= (1/2) d eps0^2 (linear in d); True = certainly violated
+            "twin_linear_rejected": bool(rho_lo > mpmath.mpf(d) / 2 * e0_hi ** 2),
             "ratio": (rho_hi / (half_d2 * e0_lo ** 2)) if e0_lo > 0 else mpmath.mpf(0),
             "eps0": (e0_lo, e0_hi), "rho": (rho_lo, rho_hi),
         }
@@ -123,6 +127,7 @@ def check() -> ClaimResult:
               "eps0_eq_single_violated": 0, "conversion_checked": 0, "conversion_violated": 0}
     violations: list = []
     family_ratio: dict[str, str] = {}
+    twin_linear: dict[str, bool] = {}
     ratios: dict[str, mpmath.mpf] = {}
     for fam, mech, n, d in instances:
         counts["instances"] += 1
@@ -131,6 +136,8 @@ def check() -> ClaimResult:
             counts["infinite"] += 1
             continue
         counts[res["prop8"]] += 1
+        if fam.startswith("sum_"):
+            twin_linear[fam] = res["twin_linear_rejected"]
         counts["single_" + res["prop8_single"]] += 1
         if res["eps0_le_single"] == "violated":
             counts["eps0_eq_single_violated"] += 1
@@ -148,7 +155,8 @@ def check() -> ClaimResult:
                 ratios[key] = res["ratio"]
     family_ratio = {k: s(v, 12) for k, v in ratios.items()}
     identity = sympy_conversion_identity()
-    ok = (identity and counts["violated"] == 0 and counts["single_violated"] == 0
+    twin_ok = len(twin_linear) == 2 and all(twin_linear.values())
+    ok = (identity and twin_ok and counts["violated"] == 0 and counts["single_violated"] == 0
           and counts["eps0_eq_single_violated"] == 0 and counts["conversion_violated"] == 0)
     return ClaimResult(
         claim_id="PDP-Prop8-CDP",
@@ -162,8 +170,10 @@ def check() -> ClaimResult:
                     f"max rho/(d^2 eps0^2/2): sum-mechanism d=2 {family_ratio.get('sum_2^-t^2_d2')}, "
                     f"d=3 {family_ratio.get('sum_2^-t^2_d3')}, parallel RR d=3 {family_ratio.get('parallel_rr_d3')}; "
                     f"delta~ formula = BS16 (sympy) {identity}, hockey-stick <= delta~ on "
-                    f"{counts['conversion_checked']} instances x 4 eps~, {counts['conversion_violated']} violations"),
-        evidence={"counts": counts, "max_ratio_by_family": family_ratio, "sympy_delta_identity": identity,
+                    f"{counts['conversion_checked']} instances x 4 eps~, {counts['conversion_violated']} violations; "
+                    f"bad twin rho <= d eps0^2/2 rejected on sum mechanisms {twin_linear}"),
+        evidence={"counts": counts, "max_ratio_by_family": family_ratio,
+                  "bad_twin_linear_in_d_rejected_on_sum_mechanisms": twin_linear, "sympy_delta_identity": identity,
                   "violations": violations, "random_seed": SEED,
                   "dstar_enclosure_rel_width": "1e-20"},
     )

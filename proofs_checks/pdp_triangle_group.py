@@ -18,7 +18,11 @@ Checked:
 * group privacy (pure): on every instance, every pair of datasets at Hamming distance k (across
   records too) has ratio <= (e^eps0)^k with eps0 the single-attribute maximum (exact); its
   concentrated analogue D*(M(x)||M(x')) <= (1/2) (k eps0_cdp)^2 with eps0_cdp the single-attribute
-  CDP maximum (certified), which is where the D* triangle inequality is used.
+  CDP maximum (certified), which is where the D* triangle inequality is used;
+* bad twin "additive triangle": D*(P||Q) <= D*(P||R) + D*(R||Q) (no square roots).  On the Gaussian
+  chain P, R, Q = laws of s + N, N ~ 2^{-t^2} on {-2..4} - s, s = 0, 1, 2 (the d = 2 sum mechanism at
+  x = 00, 10, 11), D* of a shift by 2 is ~4 times that of a shift by 1, so the twin must be certainly
+  violated (lower(D*PQ) > upper(D*PR) + upper(D*RQ)); the verdict requires it.
 """
 
 from __future__ import annotations
@@ -85,6 +89,25 @@ def extremal_family() -> list[dict]:
                                           "relative_slack_at_least": s(1 - lhs_hi / rhs_lo, 10)}
         out.append(entry)
     return out
+
+
+def gaussian_chain_additive_twin() -> dict:
+    """The additive (non-sqrt) triangle twin on the discrete-Gaussian chain (see module docstring)."""
+    outs = range(-2, 5)
+
+    def law(shift: int) -> list[Fraction]:
+        w = [Fraction(1, 2 ** ((y - shift) ** 2)) for y in outs]
+        tot = sum(w)
+        return [v / tot for v in w]
+    P, R, Q = law(0), law(1), law(2)
+    pq, pr, rq = ds(P, Q), ds(P, R), ds(R, Q)
+    with mpmath.workdps(WDPS):
+        rejected = bool(pq.lower > pr.upper + rq.upper)
+        sqrt_ok = bool(mpmath.sqrt(pq.upper) <= mpmath.sqrt(pr.lower) + mpmath.sqrt(rq.lower))
+        ratio = pq.upper / (pr.lower + rq.lower)
+    return {"dstar_PQ": [s(pq.lower), s(pq.upper)], "dstar_PR": [s(pr.lower), s(pr.upper)],
+            "dstar_RQ": [s(rq.lower), s(rq.upper)], "additive_twin_rejected": rejected,
+            "sqrt_triangle_certified": sqrt_ok, "ratio_PQ_over_PR_plus_RQ": s(ratio, 12)}
 
 
 def perturbed_extremal(rng: random.Random, count: int) -> dict:
@@ -188,7 +211,8 @@ def check() -> ClaimResult:
                                                        0.0 if t % 2 else 0.15), n, len(attrs)))
     for tag, mech, n, d in insts:
         group_privacy(mech, n, d, gp, gp_viol, tag)
-    ok = (n_dinf_viol == 0 and tri["violated"] == 0 and gp["pure_violated"] == 0 and gp["cdp_violated"] == 0
+    chain = gaussian_chain_additive_twin()
+    ok = (chain["additive_twin_rejected"] and n_dinf_viol == 0 and tri["violated"] == 0 and gp["pure_violated"] == 0 and gp["cdp_violated"] == 0
           and all(e["verdict"] != "violated" for e in extremal) and perturbed["verdicts"]["violated"] == 0
           and all(e["refined_1e-60"]["verdict"] == "certified" for e in extremal if "refined_1e-60" in e))
     return ClaimResult(
@@ -206,9 +230,12 @@ def check() -> ClaimResult:
                     f"extremal triples: {perturbed['verdicts']['violated']} violations, max ratio "
                     f"{perturbed['max_ratio_upper'][:22]}; "
                     f"group privacy: pure {gp['pure_pairs']} pairs, {gp['pure_violated']} violations; "
-                    f"CDP {gp['cdp_pairs']} pairs, {gp['cdp_violated']} violations"),
+                    f"CDP {gp['cdp_pairs']} pairs, {gp['cdp_violated']} violations; additive-triangle twin "
+                    f"rejected on the Gaussian chain: {chain['additive_twin_rejected']} (D*PQ/(D*PR + D*RQ) "
+                    f"= {chain['ratio_PQ_over_PR_plus_RQ']})"),
         evidence={"dinf_violations": dinf_viol, "dinf_equalities": dinf_tight, "dstar_counts": tri,
                   "dstar_violations": tri_viol, "dstar_max_ratio_random": s(max_ratio),
                   "extremal_family": extremal, "perturbed_extremal": perturbed,
+                  "gaussian_chain_additive_twin": chain,
                   "group_privacy_counts": gp, "group_privacy_violations": gp_viol, "random_seed": SEED},
     )

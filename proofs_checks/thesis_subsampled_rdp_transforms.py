@@ -11,12 +11,16 @@ Parts (each counted in the evidence):
  A. identity (*) of ``bcdp.subsampled_rdp``: the Poisson(gamma)-subsampled moment equals
     sum_t Bin(n, gamma)(t) x (t-of-n uniformly subsampled moment), exactly (Fractions), per pair;
  B. [WBK19 Thm 9] with the exact shuffled RDP of k reports as base and eps(inf) = eps0 is >= the
-    exact k-of-n uniformly subsampled RDP; its bad twins (no factor 2, quadratic only, gamma^{j+1})
-    must each be violated on at least one instance;
+    exact k-of-n uniformly subsampled RDP; its bad twins (``sr.WBK19_VARIANTS``: "exponent_j_minus_2"
+    = e^{(j-2) eps(j)} instead of e^{(j-1) eps(j)}, "quadratic_only" = the j >= 3 terms dropped,
+    "gamma_cubed" = gamma^{j+1} instead of gamma^j) must each be violated on at least one instance;
  C. the sound Poisson route (*) with WBK19 (exact base) per t is >= the exact Poisson RDP;
  D. the thesis' Fig. 5.5 combination "replacement RDP of the shuffle + [ZW19 Thm 6]" (ZW19 is an
     add/remove theorem): base = the sup over m = 1..n of the exact shuffled RDP of m reports (the
     most generous reading).  Violations are the erratum's counterexamples.
+    Provenance caveat: [WBK19] and [ZW19] are not among the project's source papers; the formulas of
+    ``sr.wbk19_thm9`` / ``sr.zw19_thm6`` were transcribed from memory of the published theorems, so the
+    erratum is conditional on that transcription (recorded as ``evidence["provenance_caveat"]``).
 Verdict "erratum" when A-C hold, every bad twin is rejected and D is violated somewhere;
 "confirmed" if D is never violated; "refuted" if A, B or C fail or a twin survives.
 """
@@ -39,6 +43,11 @@ from ._shuffle_common import exact_api, s
 SEED = 5505
 ALPHAS = (2, 3, 4)
 TOL = mpmath.mpf(10) ** -40
+PROVENANCE_CAVEAT = ("[WBK19 Thm 9] and [ZW19 Thm 6] are not in the project's source papers "
+                     "(/work/shared/papers/); bcdp.subsampled_rdp.wbk19_thm9 / zw19_thm6 were written from "
+                     "memory of the published statements, not checked against the original PDFs.  Part D's "
+                     "erratum (and part B's confirmation) hold for the formulas as implemented; a transcription "
+                     "error in zw19_thm6 would change part D.")
 
 
 def _log_moment(m, a: int) -> mpmath.mpf:
@@ -170,7 +179,8 @@ def check() -> ClaimResult:
                     f"{wbk_cases - len(wbk_viol)}/{wbk_cases}; mixture route >= exact on "
                     f"{pois_cases - len(pois_viol)}/{pois_cases}; replacement-base ZW19 violated on "
                     f"{zw_count}/{zw_cases}; WBK19 twins rejected {twin_rejections}"),
-        evidence={"seed": SEED, "identity_cases": ident_cases, "identity_mismatches": ident_viol,
+        evidence={"provenance_caveat": PROVENANCE_CAVEAT,
+                  "seed": SEED, "identity_cases": ident_cases, "identity_mismatches": ident_viol,
                   "wbk19_cases": wbk_cases, "wbk19_violations": wbk_viol,
                   "wbk19_min_ratio": ({**min_wbk_ratio[1], "ratio": s(min_wbk_ratio[0], 6)}
                                       if min_wbk_ratio else None),
