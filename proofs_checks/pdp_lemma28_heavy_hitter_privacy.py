@@ -19,6 +19,10 @@ swapped, product (6) has one active factor) do not affect the final inequality, 
 every instance: verdict "confirmed" (for the printed lemma statement).  The intermediate claims are
 checked too: the a-path sum (product (5)) is <= eps/2 and the b-path sum (product (6)) is
 <= 1/lambda (one active level, E7) over all datasets.
+
+Bad twin "half bound": the claim with eps halved, sup <= (Lemma 28 bound)/2.  Counted on every
+parameter set of (a) and every (parameters, d) row of (b); the verdict requires it to be violated
+(exact sup > bound/2) on at least one of them, so the check can tell a loose bound from a valid one.
 """
 
 from __future__ import annotations
@@ -67,6 +71,7 @@ def check() -> ClaimResult:
     # (a) exhaustive small datasets at d = 4
     small = []
     pairs_total, max_disagreement = 0, mp.mpf(0)
+    twin_cases = twin_rejected = 0      # BAD TWIN: sup <= bound / 2
     for lam, mu, tau, n_max in SMALL_SETS:
         p = hh_params(lam, mu, tau)
         bound = lemma28_bound(p)
@@ -82,6 +87,8 @@ def check() -> ClaimResult:
                 if enum_value > bound:
                     violations.append({"lambda": lam, "mu": mu, "tau": tau, "x": dict(x), "u": u, "u'": up})
         pairs_total += count
+        twin_cases += 1
+        twin_rejected += bool(worst > bound / 2)
         small.append({"lambda": lam, "mu": mu, "tau": tau, "n_max": n_max, "pairs_up_to_symmetry": count,
                       "sup": f(worst), "lemma28_bound": f(bound), "slack": f(bound - worst),
                       "argmax": worst_pair})
@@ -101,6 +108,8 @@ def check() -> ClaimResult:
                 violations.append({"witness_not_realised": label, "d": d})
             if sup > bound:
                 violations.append({"label": label, "d": d, "sup": f(sup), "bound": f(bound)})
+            twin_cases += 1
+            twin_rejected += bool(sup > bound / 2)
             # the proof's intermediate claims: (5) <= e^{eps/2} with eps the Lemma 28 value, and (digest E7)
             # (6) <= e^{1/lambda} because only one level of the 10^{2^l - 1} path can contribute
             with mp.workdps(DPS):
@@ -112,7 +121,7 @@ def check() -> ClaimResult:
                           "product5_a_path_sup": f(wit["a_path_sup"]), "half_bound": f(bound / 2),
                           "product6_b_path_sup": f(wit["b_path_sup"]), "one_over_lambda": f(1 / p.lam),
                           "witness": {"pattern": list(wit["pattern"]), "f_a": wit["f_a"], "f_b": wit["f_b"]}})
-    verdict = "confirmed" if not violations else "refuted"
+    verdict = "confirmed" if not violations and twin_rejected > 0 else "refuted"
     min_slack_small = min(mp.mpf(s["slack"]) for s in small)
     min_slack_large = min(mp.mpf(r["slack"]) for r in large)
     thm15_row = next(r for r in large if r["d"] == 4)
@@ -127,7 +136,8 @@ def check() -> ClaimResult:
                     f"symmetry; enumeration = path sum to {mp.nstr(max_disagreement, 3)}) and on all pairs for "
                     f"d = 4..32 by the path DP; min slack {mp.nstr(min_slack_small, 6)} / "
                     f"{mp.nstr(min_slack_large, 6)}; Thm 15 printed constants: sup {thm15_row['sup_all_pairs']} vs "
-                    f"bound {thm15_row['lemma28_bound']}; ZXX16 holds on {zxx_count} grid points"),
+                    f"bound {thm15_row['lemma28_bound']}; ZXX16 holds on {zxx_count} grid points; half-bound twin "
+                    f"(sup <= bound/2) rejected on {twin_rejected}/{twin_cases} parameter rows"),
         evidence={
             "precision_digits": DPS,
             "zxx16": {"grid_points": zxx_count, "min_slack": f(zxx_min_slack)},
@@ -135,6 +145,7 @@ def check() -> ClaimResult:
             "pairs_examined_d4": pairs_total,
             "max_enumeration_vs_path_disagreement": mp.nstr(max_disagreement, 5),
             "all_datasets_path_dp": large,
+            "bad_twin_half_bound": {"cases": twin_cases, "rejected": twin_rejected},
             "violations": violations[:5],
             "violation_count": len(violations),
             "proof_defects_E7": "L0 'smallest' should be 'largest'; margins mis-oriented; min/max and f-hat/f "
