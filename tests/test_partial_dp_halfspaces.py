@@ -91,11 +91,18 @@ def test_robust_error_hand_example():
 
 
 def test_integer_halfspaces_distinct_and_realisable():
+    """Each returned table is sign(<w, x>) (sign(0) = +1) recomputed by a dot product here, and the
+    set of tables equals an independent enumeration of all integer w in [-2, 2]^3 minus 0."""
+    points = list(itertools.product((-1, 1), repeat=3))
     hs = integer_halfspaces(3, 2)
-    tables = {tuple(h[x] for x in cube(3)) for _, h in hs}
-    assert len(tables) == len(hs)
     for w, h in hs:
-        assert h == halfspace(w)
+        assert set(h) == set(points)
+        assert all(h[x] == (1 if sum(wj * xj for wj, xj in zip(w, x)) >= 0 else -1) for x in points)
+    tables = {tuple(h[x] for x in points) for _, h in hs}
+    assert len(tables) == len(hs)                         # one w per distinct labelling
+    independent = {tuple(1 if sum(wj * xj for wj, xj in zip(w, x)) >= 0 else -1 for x in points)
+                   for w in itertools.product(range(-2, 3), repeat=3) if any(w)}
+    assert tables == independent
 
 
 # -- Lemma 21 ------------------------------------------------------------------------------------------
@@ -126,11 +133,25 @@ def test_lemma21_printed_counterexample_by_hand():
 
 
 def test_lemma21_symbolic_derivation():
+    """h = sign(2x1 + x2 + x3), sign(0) = +1, gamma = 1/3 (Hamming radius 1).  By hand: h = +1 on
+    {x1 = 1} and on (-1, 1, 1) (where 2x1 + x2 + x3 = 0), -1 on the other three points; every point
+    except (1, 1, 1) has a neighbour of the other label (e.g. (1, 1, -1) ~ (-1, 1, -1)), and the ball of
+    (1, 1, 1) is all +1.  So P_D[C_h] = 1 - D(111, -1) - D(111, +1), and the printed form misses
+    exactly -P_D[C_h]/(E + 1)."""
     h = halfspace((2, 1, 1))
     res = lemma21_symbolic_derivation(h, 3, "1/3")
     assert res["corrected_minus_actual"] == 0
     E = sympy.Symbol("E", positive=True)
-    assert sympy.simplify(res["printed_minus_actual"] + res["mixed_ball_mass"] / (E + 1)) == 0
+    # the generic D is named D_k by the position k of (x, y) in [(x, y) for x in cube for y in LABELS],
+    # the last point carrying 1 - (sum of the others)
+    pts = [(x, y) for x in cube(3) for y in LABELS]
+    names = {s.name: s for s in res["mixed_ball_mass"].free_symbols | res["printed_minus_actual"].free_symbols}
+    D = {pt: names.get(f"D_{k}", sympy.Symbol(f"D_{k}", nonnegative=True)) for k, pt in enumerate(pts)}
+    D[pts[-1]] = 1 - sum(D[pt] for pt in pts[:-1])
+    hand_mixed = 1 - D[((1, 1, 1), -1)] - D[((1, 1, 1), 1)]
+    assert res["mixed_ball_mass"] != 0
+    assert sympy.expand(res["mixed_ball_mass"] - hand_mixed) == 0
+    assert sympy.simplify(res["printed_minus_actual"] + hand_mixed / (E + 1)) == 0
     assert lemma21_symbolic_derivation(h, 3, 0)["printed_minus_actual"] == 0
 
 
