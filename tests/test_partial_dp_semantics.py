@@ -15,7 +15,7 @@ from bcdp import Mechanism, Prior
 from bcdp.partial_dp import dataset_domain, per_attribute_epsilon
 from bcdp.partial_dp_semantics import (blank_dataset, cells_of, mutual_information, posterior_of_cells,
                                        product_prior, prop26_bound, prop26_tv, prop27_bounds, total_variation,
-                                       xor_rr_counterexample, xor_rr_instance)
+                                       rr_row, xor_rr_counterexample, xor_rr_instance)
 from bcdp.rational import INFINITY
 from bcdp.spaces import InvalidInputError
 
@@ -118,6 +118,16 @@ def test_xor_rr_closed_form_matches_engine_and_sympy():
     assert xor_rr_counterexample(4, r)["tv"] < prop26_bound(r, 1)
 
 
+def test_rr_row_closed_form():
+    """keep^(#agreeing bits) (1 - keep)^(#differing bits) for every output, summing to 1."""
+    keep, bits = Fraction(3, 4), (1, 0, 1)
+    outs = tuple(itertools.product((0, 1), repeat=3))
+    row = rr_row(bits, outs, keep)
+    agree = [sum(b == y for b, y in zip(bits, out)) for out in outs]
+    assert row == tuple(keep ** a * (1 - keep) ** (3 - a) for a in agree)
+    assert sum(row) == 1 and rr_row((), ((),), keep) == (Fraction(1),)
+
+
 def test_blank_dataset_modes():
     p = (1, 1, 0, 1)
     assert blank_dataset(p, 2, 2, 1, (0,), (0, 0), "record") == (1, 1, 0, 0)
@@ -143,11 +153,15 @@ def test_mutual_information_closed_forms():
 
 
 def test_prop27_bounds_values():
+    """Prop. 27 (partial DP paper, L2602-L2609): I(X_{i,s_j}; M(X)) <= eps^2 |s_j|^2 / 2 per block and
+    I(X_i; M(X)) <= eps^2 sum_j |s_j|^2 / 2.  With e^eps = 3 and blocks |s_1| = 1, |s_2| = 2:
+    per block eps^2 / 2 and eps^2 * 4/2 = 2 eps^2; record eps^2 (1 + 4)/2 = 5 eps^2/2."""
     per, rec = prop27_bounds(Fraction(3), [1, 2])
     with mpmath.workdps(60):
         e = mpmath.log(3)
-        assert abs(per[1] - 2 * e ** 2) < mpmath.mpf(10) ** -45
-        assert abs(rec - 5 * e ** 2 / 2) < mpmath.mpf(10) ** -45
+        assert abs(per[0] - e ** 2 * 1 ** 2 / 2) < mpmath.mpf(10) ** -45
+        assert abs(per[1] - e ** 2 * 2 ** 2 / 2) < mpmath.mpf(10) ** -45                # = 2 eps^2
+        assert abs(rec - e ** 2 * (1 ** 2 + 2 ** 2) / 2) < mpmath.mpf(10) ** -45       # = 5 eps^2 / 2
 
 
 def test_product_prior_independent_records():
