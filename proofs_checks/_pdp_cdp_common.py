@@ -21,6 +21,7 @@ import mpmath
 from bcdp import Mechanism
 from bcdp.partial_dp import dataset_domain
 from bcdp.partial_dp_concentrated import INFINITY, d_star, one_record_pairs
+from bcdp.partial_dp_semantics import rr_row
 
 WDPS = 70          # digits for the comparisons of enclosures (D* is computed at 50 + guard)
 CHECK_TOL = "1e-20"  # relative width of the D* enclosures used by the checks
@@ -75,16 +76,7 @@ def parallel_rr(p: Fraction, d: int) -> Mechanism:
     """n = 1 record of d bits, each released by independent binary RR (keep-probability p)."""
     dom = dataset_domain([(0, 1)] * d, 1)
     outs = tuple(itertools.product((0, 1), repeat=d))
-
-    def law(x):
-        out = {}
-        for y in outs:
-            pr = Fraction(1)
-            for a, b in zip(x, y):
-                pr *= p if a == b else 1 - p
-            out[y] = pr
-        return out
-    return Mechanism.from_function(dom, outs, law)
+    return Mechanism.from_function(dom, outs, lambda x: dict(zip(outs, rr_row(x, outs, p))))
 
 
 def pair_dstars(mech: Mechanism, n: int, d: int):

@@ -35,25 +35,17 @@ from fractions import Fraction
 
 from bcdp import Mechanism, Prior
 from bcdp.claims import ClaimResult
-from bcdp.partial_dp import dataset_domain, per_attribute_matrix
+from bcdp.partial_dp import dataset_domain
 from bcdp.partial_dp_semantics import (cells_of, prop26_bound, prop26_tv, xor_rr_counterexample,
                                        xor_rr_instance)
 from bcdp.rational import INFINITY
 
 from ._common import jsonable, keep
+from ._pdp_semantics_common import eps_ratio
 
 SEED = 2626
 SHAPES = [(2, 2), (2, 3), (3, 2)]  # (n, d)
 MECHS_PER_SHAPE = {(2, 2): 5, (2, 3): 2, (3, 2): 2}
-
-
-def eps_ratio(mech: Mechanism, n: int, d: int) -> Fraction | float:
-    best: Fraction | float = Fraction(1)
-    for row in per_attribute_matrix(mech, n, d):
-        for p in row:
-            if p.witness is not None and (p.ratio == INFINITY or p.ratio > best):
-                best = p.ratio
-    return best
 
 
 def near_uniform_mechanism(rng: random.Random, n: int, d: int, n_out: int) -> Mechanism:

@@ -29,23 +29,14 @@ import mpmath
 
 from bcdp import Mechanism
 from bcdp.claims import ClaimResult
-from bcdp.partial_dp import dataset_domain, per_attribute_matrix
-from bcdp.partial_dp_semantics import cells_of, mutual_information, prop27_bounds
-from bcdp.rational import INFINITY
+from bcdp.partial_dp import dataset_domain
+from bcdp.partial_dp_semantics import cells_of, mutual_information, prop27_bounds, rr_row
 
 from ._common import jsonable
+from ._pdp_semantics_common import eps_ratio
 
 SEED = 2727
 SHAPES = [(2, 2), (1, 3), (2, 3)]
-
-
-def eps_ratio(mech: Mechanism, n: int, d: int) -> Fraction | float:
-    best: Fraction | float = Fraction(1)
-    for row in per_attribute_matrix(mech, n, d):
-        for p in row:
-            if p.witness is not None and (p.ratio == INFINITY or p.ratio > best):
-                best = p.ratio
-    return best
 
 
 def partitions(items: list) -> list[list[list]]:
@@ -73,16 +64,7 @@ def near_uniform(rng: random.Random, n: int, d: int) -> Mechanism:
 def parallel_rr(n: int, d: int, keep: Fraction) -> Mechanism:
     dom = dataset_domain([(0, 1)] * d, n)
     outs = tuple(itertools.product((0, 1), repeat=n * d))
-    rows = []
-    for p in dom.points:
-        row = []
-        for y in outs:
-            prob = Fraction(1)
-            for a, b in zip(p, y):
-                prob *= keep if a == b else 1 - keep
-            row.append(prob)
-        rows.append(tuple(row))
-    return Mechanism(dom, outs, tuple(rows))
+    return Mechanism(dom, outs, tuple(rr_row(p, outs, keep) for p in dom.points))
 
 
 def total_em(n: int, d: int, base: Fraction) -> Mechanism:

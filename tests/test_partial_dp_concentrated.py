@@ -25,6 +25,7 @@ from bcdp.partial_dp_concentrated import (INFINITY, d_infinity, d_star, kl_diver
                                           renyi_divergence_exact, renyi_moment_exact, whole_record_zcdp)
 from bcdp.rational import FloatRefusedError
 from bcdp.spaces import InvalidInputError
+from proofs_checks._pdp_cdp_common import parallel_rr  # builds the input only; expected values stay closed forms
 
 from strategies import exact_pmf
 
@@ -205,22 +206,6 @@ def test_bad_input_is_refused(bad):
 
 
 # -- accountant --------------------------------------------------------------------------------------
-
-def parallel_rr(p: Fraction, d: int) -> Mechanism:
-    """n = 1 record of d bits, each released by independent binary RR with keep-probability p."""
-    dom = dataset_domain([(0, 1)] * d, 1)
-    outs = tuple(itertools.product((0, 1), repeat=d))
-
-    def law(x):
-        out = {}
-        for y in outs:
-            pr = F(1)
-            for a, b in zip(x, y):
-                pr *= p if a == b else 1 - p
-            out[y] = pr
-        return out
-    return Mechanism.from_function(dom, outs, law)
-
 
 def test_accountant_parallel_rr_closed_form():
     """Changing k attributes changes k independent RR coordinates: D* = k c, c = eps tanh(eps/2)

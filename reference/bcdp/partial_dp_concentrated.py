@@ -730,6 +730,25 @@ def _pair_witness(mech: Mechanism, n: int, d: int, i: int, a: int, b: int, k: in
             "hamming": k, "d_star": res.to_json()}
 
 
+def _max_over_pairs(mech: Mechanism, n: int, d: int, inputs: Sequence | None, rel_tol: Any, dps: int,
+                    scale: Callable[[Any, int], Any]) -> Enclosure:
+    """Certified enclosure of the max over :func:`one_record_pairs` of ``scale(D*, k)`` (``scale``
+    increasing in D*, applied to both ends of each D* enclosure at ``dps`` + guard digits), with the
+    witness pair of the largest lower end; ``INFINITY`` at the first infinite D*; 0 without pairs."""
+    best = Enclosure(mpmath.mpf(0), mpmath.mpf(0), None)
+    with mpmath.workdps(dps + GUARD_DIGITS):
+        for i, a, b, k in one_record_pairs(mech, n, d, inputs):
+            res = d_star(mech.kernel[a], mech.kernel[b], rel_tol, dps)
+            if res.is_infinite:
+                return Enclosure(INFINITY, INFINITY, _pair_witness(mech, n, d, i, a, b, k, res))
+            lo, hi = scale(res.lower, k), scale(res.upper, k)
+            if best.witness is None or lo > best.lower:
+                best = Enclosure(lo, max(hi, best.upper), _pair_witness(mech, n, d, i, a, b, k, res))
+            elif hi > best.upper:
+                best = Enclosure(best.lower, hi, best.witness)
+    return best
+
+
 def per_attribute_cdp_epsilon(mech: Mechanism, n: int, d: int, inputs: Sequence | None = None,
                               rel_tol: Any = "1e-20", dps: int = DEFAULT_DPS) -> Enclosure:
     """Smallest eps0 with M eps0-nabla0-CDP (Def. 6, L281-L293): D*(M(x)||M(x')) <= (1/2) eps0^2
@@ -738,18 +757,7 @@ def per_attribute_cdp_epsilon(mech: Mechanism, n: int, d: int, inputs: Sequence 
 
     Returns a certified enclosure (mpf at ``dps`` digits; ``INFINITY`` if some D* is infinite) with
     the witness pair of the largest lower end.  No constraint at all (a single input) gives 0."""
-    best = Enclosure(mpmath.mpf(0), mpmath.mpf(0), None)
-    with mpmath.workdps(dps + GUARD_DIGITS):
-        for i, a, b, k in one_record_pairs(mech, n, d, inputs):
-            res = d_star(mech.kernel[a], mech.kernel[b], rel_tol, dps)
-            if res.is_infinite:
-                return Enclosure(INFINITY, INFINITY, _pair_witness(mech, n, d, i, a, b, k, res))
-            lo, hi = mpmath.sqrt(2 * res.lower) / k, mpmath.sqrt(2 * res.upper) / k
-            if best.witness is None or lo > best.lower:
-                best = Enclosure(lo, max(hi, best.upper), _pair_witness(mech, n, d, i, a, b, k, res))
-            elif hi > best.upper:
-                best = Enclosure(best.lower, hi, best.witness)
-    return best
+    return _max_over_pairs(mech, n, d, inputs, rel_tol, dps, lambda x, k: mpmath.sqrt(2 * x) / k)
 
 
 def whole_record_zcdp(mech: Mechanism, n: int, d: int, inputs: Sequence | None = None,
@@ -757,17 +765,7 @@ def whole_record_zcdp(mech: Mechanism, n: int, d: int, inputs: Sequence | None =
     """rho of rho-zCDP under replace-one neighbours (Def. 3, L231; BS16): max over input pairs
     differing in (any attributes of) exactly one record of D*(M(x)||M(x')), certified enclosure
     with the witness pair of the largest lower end."""
-    best = Enclosure(mpmath.mpf(0), mpmath.mpf(0), None)
-    with mpmath.workdps(dps + GUARD_DIGITS):
-        for i, a, b, k in one_record_pairs(mech, n, d, inputs):
-            res = d_star(mech.kernel[a], mech.kernel[b], rel_tol, dps)
-            if res.is_infinite:
-                return Enclosure(INFINITY, INFINITY, _pair_witness(mech, n, d, i, a, b, k, res))
-            if best.witness is None or res.lower > best.lower:
-                best = Enclosure(res.lower, max(res.upper, best.upper), _pair_witness(mech, n, d, i, a, b, k, res))
-            elif res.upper > best.upper:
-                best = Enclosure(best.lower, res.upper, best.witness)
-    return best
+    return _max_over_pairs(mech, n, d, inputs, rel_tol, dps, lambda x, k: x)
 
 
 @dataclass(frozen=True)

@@ -182,6 +182,18 @@ def product_prior(n: int, d: int, record_law: dict[tuple, Any]) -> Prior:
     return Prior(dom, tuple(pmf))
 
 
+def rr_row(bits: Sequence[int], outs: Sequence[Sequence[int]], keep: Fraction) -> tuple[Fraction, ...]:
+    """Kernel row of independent binary randomized response of ``bits`` (each bit reported as is
+    with probability ``keep``): for each y in ``outs``, prod_t (keep if bits_t == y_t else 1 - keep)."""
+    row = []
+    for y in outs:
+        prob = Fraction(1)
+        for b, yt in zip(bits, y):
+            prob *= keep if b == yt else 1 - keep
+        row.append(prob)
+    return tuple(row)
+
+
 def xor_rr_counterexample(m: int, ratio: Any) -> dict[str, Fraction]:
     """Prop. 26 with whole-record blanking under a column-product prior: exact closed form.
 
@@ -220,16 +232,8 @@ def xor_rr_instance(m: int, ratio: Any) -> tuple[Mechanism, Prior, int, int]:
     n = d = m + 1
     dom = dataset_domain([(0, 1)] * d, n)
     outs = tuple(itertools.product((0, 1), repeat=m))
-    rows = []
-    for p in dom.points:
-        bits = [p[t] ^ p[t * d] for t in range(1, m + 1)]  # X_{0,t} xor X_{t,0}
-        row = []
-        for y in outs:
-            prob = Fraction(1)
-            for b, yt in zip(bits, y):
-                prob *= keep if b == yt else 1 - keep
-            row.append(prob)
-        rows.append(tuple(row))
+    # y_t = RR(X_{0,t} xor X_{t,0})
+    rows = [rr_row([p[t] ^ p[t * d] for t in range(1, m + 1)], outs, keep) for p in dom.points]
     mech = Mechanism(dom, outs, tuple(rows))
     pmf = []
     for p in dom.points:

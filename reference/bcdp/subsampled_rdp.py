@@ -90,33 +90,48 @@ ZW19_VARIANTS = ("paper", "no_factor_3", "quadratic_only")
 
 # -- argument checking ---------------------------------------------------------------------------
 
-def _check_gamma(gamma: Any) -> mpmath.mpf:
-    if isinstance(gamma, bool) or gamma is None:
-        raise ShuffleParameterError(f"gamma must lie in (0, 1], got {gamma!r}")
+def _checked_real(value: Any, ok: Callable[[mpmath.mpf], bool], requirement: str) -> mpmath.mpf:
+    """``value`` as an mpf if it is a real number (not bool/None, convertible, not NaN) with
+    ``ok(value)``; otherwise ``ShuffleParameterError("<requirement>, got <value!r>")``."""
+    if isinstance(value, bool) or value is None:
+        raise ShuffleParameterError(f"{requirement}, got {value!r}")
     try:
-        g = _mp(gamma)
+        v = _mp(value)
     except (TypeError, ValueError) as exc:
-        raise ShuffleParameterError(f"gamma must lie in (0, 1], got {gamma!r}") from exc
-    if mpmath.isnan(g) or not (0 < g <= 1):
-        raise ShuffleParameterError(f"gamma must lie in (0, 1], got {gamma!r}")
-    return g
+        raise ShuffleParameterError(f"{requirement}, got {value!r}") from exc
+    if mpmath.isnan(v) or not ok(v):
+        raise ShuffleParameterError(f"{requirement}, got {value!r}")
+    return v
+
+
+def _check_gamma(gamma: Any) -> mpmath.mpf:
+    return _checked_real(gamma, lambda g: 0 < g <= 1, "gamma must lie in (0, 1]")
 
 
 def _check_base(value: Any, j: Any) -> mpmath.mpf:
     """A base RDP value eps(j): a real >= 0 or +inf (never NaN, never negative)."""
-    if isinstance(value, bool) or value is None:
-        raise ShuffleParameterError(f"base eps({j}) must be a real >= 0 or inf, got {value!r}")
-    try:
-        v = _mp(value)
-    except (TypeError, ValueError) as exc:
-        raise ShuffleParameterError(f"base eps({j}) must be a real >= 0 or inf, got {value!r}") from exc
-    if mpmath.isnan(v) or v < 0:
-        raise ShuffleParameterError(f"base eps({j}) must be a real >= 0 or inf, got {value!r}")
-    return v
+    return _checked_real(value, lambda v: v >= 0, f"base eps({j}) must be a real >= 0 or inf")
 
 
 def _base_values(eps_of: Callable[[int], Any], a: int) -> dict[int, mpmath.mpf]:
     return {j: _check_base(eps_of(j), j) for j in range(2, a + 1)}
+
+
+def _integer_orders(alphas: Sequence[int] | np.ndarray) -> np.ndarray:
+    """The float twins' orders as an int64 array (at least 1-d); all must be >= 2."""
+    arr = np.atleast_1d(np.asarray(alphas)).astype(np.int64)
+    if np.any(arr < 2):
+        raise ShuffleParameterError("integer orders alpha >= 2 required")
+    return arr
+
+
+def _float_base_and_orders(base: np.ndarray, alphas: Sequence[int] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A float twin's base curve (eps(j) >= 0 or inf for j = 2..max(alpha)) and orders."""
+    base = np.asarray(base, dtype=float)
+    arr = _integer_orders(alphas)
+    if base.shape[0] <= int(arr.max()) or np.any(np.isnan(base[2:])) or np.any(base[2:] < 0):
+        raise ShuffleParameterError("base must hold eps(j) >= 0 (or inf) for j = 2..max(alpha)")
+    return base, arr
 
 
 def _log_over(x: mpmath.mpf, a: int) -> mpmath.mpf:
@@ -165,12 +180,7 @@ def wbk19_thm9_float(base: np.ndarray, gamma: float, alphas: Sequence[int] | np.
     """Float64 log-space twin of :func:`wbk19_thm9` (``"paper"``).  ``base[j]`` = eps(j) for
     j = 0..max(alphas) (entries 0, 1 ignored; inf allowed)."""
     g = float(_check_gamma(gamma))
-    base = np.asarray(base, dtype=float)
-    arr = np.atleast_1d(np.asarray(alphas)).astype(np.int64)
-    if np.any(arr < 2):
-        raise ShuffleParameterError("integer orders alpha >= 2 required")
-    if base.shape[0] <= int(arr.max()) or np.any(np.isnan(base[2:])) or np.any(base[2:] < 0):
-        raise ShuffleParameterError("base must hold eps(j) >= 0 (or inf) for j = 2..max(alpha)")
+    base, arr = _float_base_and_orders(base, alphas)
     if math.isnan(eps_inf) or eps_inf < 0:
         raise ShuffleParameterError("eps_inf must be >= 0 or inf")
     lg = math.log(g)
@@ -226,12 +236,7 @@ def zw19_thm6_float(base: np.ndarray, gamma: float, alphas: Sequence[int] | np.n
     g = float(_check_gamma(gamma))
     if g == 1:
         raise ShuffleParameterError("the float twin needs gamma < 1 (use zw19_thm6)")
-    base = np.asarray(base, dtype=float)
-    arr = np.atleast_1d(np.asarray(alphas)).astype(np.int64)
-    if np.any(arr < 2):
-        raise ShuffleParameterError("integer orders alpha >= 2 required")
-    if base.shape[0] <= int(arr.max()) or np.any(np.isnan(base[2:])) or np.any(base[2:] < 0):
-        raise ShuffleParameterError("base must hold eps(j) >= 0 (or inf) for j = 2..max(alpha)")
+    base, arr = _float_base_and_orders(base, alphas)
     lg, lh = math.log(g), math.log1p(-g)
     out = np.empty(arr.shape)
     for idx, a in enumerate(arr):
@@ -294,9 +299,7 @@ def gdd21e_rdp_float(n: int, eps0: float, alphas: Sequence[int] | np.ndarray, *,
     with a 1e-12 relative guard towards 'invalid') unless ``enforce=False``."""
     n = _check_n(n)
     e = float(_check_eps0(eps0))
-    arr = np.atleast_1d(np.asarray(alphas)).astype(np.int64)
-    if np.any(arr < 2):
-        raise ShuffleParameterError("integer orders alpha >= 2 required")
+    arr = _integer_orders(alphas)
     if math.isinf(e):
         return np.full(arr.shape, np.inf)
     a = arr.astype(float)
@@ -371,9 +374,7 @@ def thm541_poisson_float(n: int, gamma: float, eps0: float, alphas: Sequence[int
     n = _check_n(n)
     e = float(_check_eps0(eps0))
     g = float(_check_gamma(gamma))
-    arr = np.atleast_1d(np.asarray(alphas)).astype(np.int64)
-    if np.any(arr < 2):
-        raise ShuffleParameterError("integer orders alpha >= 2 required")
+    arr = _integer_orders(alphas)
     if math.isinf(e):
         return np.full(arr.shape, np.inf)
     if e == 0:
