@@ -21,7 +21,12 @@ Checked exactly (Fractions; e^eps = the accountant's per-attribute ratio, bound 
 * under (b) with correlated records the printed bound FAILS: closed form (n = 6 records, d = 6,
   e^eps = 11/10, s = {0}): d_TV = (r^5 - 1)/(r^5 + 1) = 61051/261051 > 21/100 = r^2 - 1; the closed
   form is cross-checked against the generic engine on its m = 2 instance (512 datasets), whose
-  eps0 (= log(11/10)) is computed by the accountant.
+  eps0 (= log(11/10)) is computed by the accountant, AND the violating m = 5 instance itself is
+  recomputed by the generic engine (``prop26_tv``) on a reduced domain: the cells X_{t,j}, t, j >= 1
+  (which the mechanism ignores and the prior fixes to 1) take the single value 1, every other cell
+  {0, 1} -- 2^11 = 2048 datasets instead of 2^36.  Its e^eps0 is the exact max ratio over all pairs
+  differing in one (non-fixed) cell (the accountant requires equal value sets in every record, so
+  it is computed directly; flipping a fixed cell leaves the row unchanged, ratio 1).
 
 Verdict "erratum": the statement holds with blanking of the s-attributes (any prior) or with X_{i,s}
 independent of the rest, but not for whole-record blanking under the column-product reading.
@@ -36,9 +41,10 @@ from fractions import Fraction
 from bcdp import Mechanism, Prior
 from bcdp.claims import ClaimResult
 from bcdp.partial_dp import dataset_domain
-from bcdp.partial_dp_semantics import (cells_of, prop26_bound, prop26_tv, xor_rr_counterexample,
+from bcdp.partial_dp_semantics import (cells_of, prop26_bound, prop26_tv, rr_row, xor_rr_counterexample,
                                        xor_rr_instance)
 from bcdp.rational import INFINITY
+from bcdp.spaces import ProductDomain
 
 from ._common import jsonable, keep
 from ._pdp_semantics_common import eps_ratio
@@ -46,6 +52,38 @@ from ._pdp_semantics_common import eps_ratio
 SEED = 2626
 SHAPES = [(2, 2), (2, 3), (3, 2)]  # (n, d)
 MECHS_PER_SHAPE = {(2, 2): 5, (2, 3): 2, (3, 2): 2}
+
+
+def reduced_xor_rr_instance(m: int, r: Fraction) -> tuple[Mechanism, Prior, int, int]:
+    """The :func:`bcdp.partial_dp_semantics.xor_rr_instance` mechanism and prior (same kernel-row
+    definition y_t = RR_r(X_{0,t} xor X_{t,0}), same prior) on the reduced domain where the cells
+    X_{t,j}, t, j >= 1, take only the value 1 (they enter neither the mechanism nor the prior's
+    support)."""
+    n = d = m + 1
+    keep = r / (r + 1)
+    dom = ProductDomain(tuple((0, 1) if (t == 0 or j == 0) else (1,) for t in range(n) for j in range(d)))
+    outs = tuple(itertools.product((0, 1), repeat=m))
+    rows = [rr_row([p[t] ^ p[t * d] for t in range(1, m + 1)], outs, keep) for p in dom.points]
+    mech = Mechanism(dom, outs, tuple(rows))
+    pmf = [Fraction(1, 2) if (all(p[t * d] == p[0] for t in range(n))
+                              and all(p[t * d + j] == 1 for t in range(n) for j in range(1, d))) else Fraction(0)
+           for p in dom.points]
+    return mech, Prior(dom, tuple(pmf)), n, d
+
+
+def max_one_cell_ratio(mech: Mechanism) -> Fraction:
+    """Exact max over ordered pairs of points differing in one coordinate, and outputs, of the
+    kernel ratio (rows here have full support)."""
+    dom = mech.domain
+    best = Fraction(1)
+    for a, p in enumerate(dom.points):
+        for c, vals in enumerate(dom.coordinate_values):
+            for v in vals:
+                if v == p[c]:
+                    continue
+                b = dom.index[p[:c] + (v,) + p[c + 1:]]
+                best = max(best, max(x / y for x, y in zip(mech.kernel[a], mech.kernel[b])))
+    return best
 
 
 def near_uniform_mechanism(rng: random.Random, n: int, d: int, n_out: int) -> Mechanism:
@@ -152,7 +190,13 @@ def check() -> ClaimResult:
     engine_tv_attr = prop26_tv(mech2, prior2, n2, d2, 0, (0,), y, (0,) * d2, "attributes")
     closed2 = xor_rr_counterexample(2, Fraction(11, 10))
     cross_ok = engine_tv == closed2["tv"] and ratio2 == Fraction(11, 10)
-    counterexample = closed["tv"] > closed["bound"]
+    # the violating m = 5 instance on the generic engine (reduced domain)
+    mech5, prior5, n5, d5 = reduced_xor_rr_instance(5, Fraction(11, 10))
+    ratio5 = max_one_cell_ratio(mech5)
+    engine_tv5 = prop26_tv(mech5, prior5, n5, d5, 0, (0,), (1,) * 5, (0,) * d5, "record")
+    engine5_ok = (ratio5 == Fraction(11, 10) and engine_tv5 == closed["tv"]
+                  and engine_tv5 > prop26_bound(ratio5, 1))
+    counterexample = closed["tv"] > closed["bound"] and engine5_ok
     must_hold = [k for k in stats if "attributes" in k or k.startswith("(a)")]
     holds_where_expected = all(stats[k]["violations"] == 0 for k in must_hold)
     ok = holds_where_expected and cross_ok and counterexample
@@ -168,9 +212,15 @@ def check() -> ClaimResult:
                   "blanking with correlated records under the column-product reading)",
         verdict="erratum" if ok else "refuted",
         key_figure=(f"whole-record blanking, column-product prior, n=d=6, e^eps=11/10: TV = {closed['tv']} "
-                    f"> bound {closed['bound']}; " + "; ".join(f"{k}: {v['violations']}/{v['cases']}"
+                    f"> bound {closed['bound']} (closed form = generic engine on the reduced 2048-dataset "
+                    f"domain: {engine_tv5 == closed['tv']}); " + "; ".join(f"{k}: {v['violations']}/{v['cases']}"
                                                                 for k, v in stats.items())),
         evidence=jsonable({"stats": stats, "kept": kept, "closed_form_m5": closed,
+                           "engine_check_m5_reduced_domain": {
+                               "datasets": len(mech5.domain.points), "eps0_ratio_one_cell_max": ratio5,
+                               "engine_tv": engine_tv5, "closed_form_tv": closed["tv"],
+                               "bound": prop26_bound(ratio5, 1), "violated": engine_tv5 > prop26_bound(ratio5, 1),
+                               "agrees_with_closed_form": engine_tv5 == closed["tv"]},
                            "engine_cross_check_m2": {"eps0_ratio": ratio2, "engine_tv": engine_tv,
                                                      "closed_form_tv": closed2["tv"],
                                                      "attributes_blanking_tv": engine_tv_attr,
