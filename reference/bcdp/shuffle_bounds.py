@@ -875,6 +875,11 @@ def _float_orders(alphas: Sequence[float] | np.ndarray) -> np.ndarray:
     return arr
 
 
+def _log1p_exp_over(lse: float, a: float) -> float:
+    """log(1 + e^lse)/(a - 1) in float64 without overflow (the last step of the log-space twins)."""
+    return math.log1p(math.exp(lse)) / (a - 1) if lse < 700 else (lse + math.log1p(math.exp(-lse))) / (a - 1)
+
+
 def thm531_upper_float(n: int, eps0: float, alphas: Sequence[int] | np.ndarray, *,
                        cap: bool = False) -> np.ndarray:
     """Float64 log-space twin of :func:`thm531_upper` (thesis variant, thesis tail)."""
@@ -893,7 +898,7 @@ def thm531_upper_float(n: int, eps0: float, alphas: Sequence[int] | np.ndarray, 
         if a >= 3 and e > 0:
             terms.extend(_log_special_terms(int(a), log_x_half))
         lse = float(logsumexp(terms))
-        out[idx] = math.log1p(math.exp(lse)) / (a - 1) if lse < 700 else (lse + math.log1p(math.exp(-lse))) / (a - 1)
+        out[idx] = _log1p_exp_over(lse, a)
     if cap:
         out = np.minimum(out, e)
     return out
@@ -965,5 +970,5 @@ def thm541_upper_float(n: int, k: int, eps0: float, alphas: Sequence[int] | np.n
         if a >= 3:
             terms.extend(_log_special_terms(a, log_y_half) + np.arange(3, a + 1) * lg)
         lse = float(logsumexp(terms))
-        out[idx] = math.log1p(math.exp(lse)) / (a - 1) if lse < 700 else (lse + math.log1p(math.exp(-lse))) / (a - 1)
+        out[idx] = _log1p_exp_over(lse, a)
     return np.minimum(out, e) if cap else out

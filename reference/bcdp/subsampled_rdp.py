@@ -73,7 +73,7 @@ from scipy.special import gammaln, logsumexp
 from scipy.stats import binom
 
 from .shuffle_bounds import (DEFAULT_DPS, ShuffleParameterError, ValidityConditionError, _check_alpha,
-                             _check_eps0, _check_n, _mp)
+                             _check_eps0, _check_n, _mp, cor531_upper)
 
 __all__ = [
     "WBK19_VARIANTS", "ZW19_VARIANTS", "gdd21e_condition", "gdd21e_rdp", "gdd21e_rdp_float",
@@ -284,13 +284,9 @@ def gdd21e_rdp(n: int, eps0: Any, alpha: Any, *, enforce: bool = True,
     if enforce and not gdd21e_condition(n, eps0, a, dps=dps):
         raise ValidityConditionError(
             f"Lemma 3.3.1 [GDD21e] needs alpha^4 e^(5 eps0) <= n/9; alpha={a}, eps0={eps0}, n={n} violate it")
-    if mpmath.isinf(e):
-        return mpmath.inf
-    with mpmath.workdps(dps + 10):
-        E = mpmath.exp(_mp(eps0))
-        val = mpmath.log1p(2 * a * (a - 1) * (E - 1) ** 2 / n) / (a - 1)
-    with mpmath.workdps(dps):
-        return +val
+    # 2 alpha (alpha - 1) = 4 C(alpha, 2): the value is Cor 5.3.1's (5.5); only the validity
+    # condition (<= here, < there) and eps0 > 0 differ, and they are enforced above.
+    return cor531_upper(n, eps0, a, form="5.5", enforce=False, dps=dps)
 
 
 def gdd21e_rdp_float(n: int, eps0: float, alphas: Sequence[int] | np.ndarray, *,
