@@ -111,16 +111,21 @@ def parse_audit_document(doc: Any) -> tuple[Mechanism, Prior | None]:
     return mech, pri
 
 
-def load_audit_file(path: str | Path) -> tuple[Mechanism, Prior | None]:
+def read_json_document(path: str | Path) -> Any:
+    """Decode a JSON file with numbers kept exact (floats as Decimal); unreadable files and invalid
+    JSON raise :class:`AuditFileError` naming the file."""
     try:
         text = Path(path).read_text()
     except OSError as exc:
         raise AuditFileError(f"cannot read {path}: {exc.strerror}") from exc
     try:
-        doc = json.loads(text, parse_float=Decimal)
+        return json.loads(text, parse_float=Decimal)
     except json.JSONDecodeError as exc:
         raise AuditFileError(f"{path} is not valid JSON: {exc}") from exc
-    return parse_audit_document(doc)
+
+
+def load_audit_file(path: str | Path) -> tuple[Mechanism, Prior | None]:
+    return parse_audit_document(read_json_document(path))
 
 
 def audit_report(mechanism: Mechanism, prior: Prior | None) -> dict[str, Any]:

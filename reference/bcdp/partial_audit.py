@@ -37,7 +37,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Sequence
 
-from .audit import AuditFileError, _hashable, parse_kernel_rows
+from .audit import AuditFileError, _hashable, parse_kernel_rows, read_json_document
 from .parameters import LogRatioParameter
 from .partial_dp import (dataset_domain, minimal_nabla_ratios, per_attribute_epsilon, per_attribute_matrix,
                          whole_record_epsilon)
@@ -147,15 +147,7 @@ def parse_partial_audit_document(doc: Any) -> PartialAudit:
 
 
 def load_partial_audit_file(path: str | Path) -> PartialAudit:
-    try:
-        text = Path(path).read_text()
-    except OSError as exc:
-        raise AuditFileError(f"cannot read {path}: {exc.strerror}") from exc
-    try:
-        doc = json.loads(text, parse_float=Decimal)
-    except json.JSONDecodeError as exc:
-        raise AuditFileError(f"{path} is not valid JSON: {exc}") from exc
-    return parse_partial_audit_document(doc)
+    return parse_partial_audit_document(read_json_document(path))
 
 
 def _param_json(p: LogRatioParameter) -> dict[str, Any]:
