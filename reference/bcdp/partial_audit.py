@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from .audit import AuditFileError, _hashable, parse_kernel_rows, read_json_document
-from .parameters import LogRatioParameter
+from .parameters import LogRatioParameter, ratio_at_most
 from .partial_dp import (dataset_domain, minimal_nabla_ratios, per_attribute_epsilon, per_attribute_matrix,
                          whole_record_epsilon)
 from .rational import INFINITY
@@ -226,21 +226,13 @@ def partial_audit_report(audit: PartialAudit, concentrated: bool = False) -> dic
         "per_record_attribute": [[_param_json(p) for p in row] for row in matrix],
         "whole_record_epsilon": _param_json(whole),
         "prop8_bound": {"exact": str(prop8.exact), "float": "inf" if prop8.is_infinite else prop8.float,
-                        "holds": _ratio_le(whole.ratio, prop8.ratio),
+                        "holds": ratio_at_most(whole.ratio, prop8.ratio),
                         "applies": inputs is None},   # Prop. 8 is a theorem on the full domain only
         "nabla_profile": nabla,
     }
     if concentrated:
         report["concentrated"] = concentrated_report(audit)
     return report
-
-
-def _ratio_le(a: Fraction | float, b: Fraction | float) -> bool:
-    if b == INFINITY:
-        return True
-    if a == INFINITY:
-        return False
-    return Fraction(a) <= Fraction(b)
 
 
 def _fl(v: dict) -> str:
