@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from bcdp import INFINITY, Mechanism
 from bcdp.partial_dp import dataset_domain, hamming, per_attribute_epsilon, whole_record_epsilon
-from proofs_checks.pdp_composition import parallel, sequential
+from proofs_checks.pdp_composition import le, mul, parallel, rmax, sequential
 
 from strategies import exact_pmf
 from test_partial_dp import brute, event_ratio, one_attribute, one_record
@@ -25,14 +25,6 @@ SHAPES = [(1, 1), (1, 2), (2, 1), (1, 3), (2, 2)]
 
 def power(r, k):
     return INFINITY if r == INFINITY and k > 0 else (Fraction(1) if k == 0 else Fraction(r) ** k)
-
-
-def le(a, b):
-    return b == INFINITY or (a != INFINITY and a <= b)
-
-
-def rmax(a, b):
-    return INFINITY if INFINITY in (a, b) else max(a, b)
 
 
 @st.composite
@@ -93,7 +85,7 @@ def test_lemma10_parallel_composition(inst):
     assert eps0 == expected                                    # Lemma 10: exactly the max over columns
     total = Fraction(1)
     for e in eps_j:
-        total = INFINITY if INFINITY in (total, e) else total * e
+        total = mul(total, e)
     assert le(whole_record_epsilon(mech, n, d).ratio, total)   # basic composition for whole records
 
 
@@ -111,7 +103,7 @@ def test_lemma9_sequential_composition(data):
     e2 = Fraction(1)
     for m2 in m2s:
         e2 = rmax(e2, per_attribute_epsilon(m2, n, d).epsilon.ratio)
-    bound = INFINITY if INFINITY in (e1, e2) else e1 * e2
+    bound = mul(e1, e2)
     for joint in (False, True):
         m12 = sequential(m1, m2s, joint)
         e12 = per_attribute_epsilon(m12, n, d).epsilon.ratio
