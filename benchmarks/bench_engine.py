@@ -2,10 +2,10 @@
 
     python benchmarks/bench_engine.py [--repeat 3] [--stress] [--seed 0]
 
-* fast path (:mod:`bcdp.fast`): a random 4096 x 4096 kernel (d = 12 binary coordinates, 4096
+* fast path (:mod:`bcdp.bayesian.fast`): a random 4096 x 4096 kernel (d = 12 binary coordinates, 4096
   outputs) and a random full-support prior; target: all five quantities < 2 s in total.
-* exact path (:mod:`bcdp.notions`): a random Fraction kernel and prior from
-  :mod:`bcdp.random_instances` on 256 inputs (d = 8 binary) and 256 outputs; target: < 10 s.
+* exact path (:mod:`bcdp.bayesian.notions`): a random Fraction kernel and prior from
+  :mod:`bcdp.bayesian.random_instances` on 256 inputs (d = 8 binary) and 256 outputs; target: < 10 s.
 * ``--stress`` also times the fast path on adversarial 4096 x 4096 inputs (sparse, deterministic,
   tiny columns, and sums that underflow and need the exact-exponent fallback).
 
@@ -23,10 +23,11 @@ from fractions import Fraction
 
 import numpy as np
 
-from bcdp import fast, notions
-from bcdp import random_instances as ri
-from bcdp.rational import ratio_to_float_log
-from bcdp.spaces import ProductDomain
+from bcdp.bayesian import fast
+from bcdp.bayesian import notions
+from bcdp.bayesian import random_instances as ri
+from bcdp.core.numbers import ratio_to_float_log
+from bcdp.core.spaces import ProductDomain
 
 QUANTITIES = ("LDP", "BDP", "CDP", "BCDP", "dependence")
 

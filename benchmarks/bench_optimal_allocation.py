@@ -14,9 +14,9 @@ import argparse
 import time
 from fractions import Fraction
 
-from bcdp.allocation import allocate_budgets, min_delta_baseline
-from bcdp.certified import to_float
-from bcdp.optimal_allocation import optimal_allocation
+from bcdp.bayesian.allocation import allocate_budgets, min_delta_baseline
+from bcdp.core.intervals import to_float
+from bcdp.bayesian.optimal_allocation import optimal_allocation
 
 DELTA = ["0.2", "0.2"] + ["2"] * 8
 EPS = "2"

@@ -1,4 +1,4 @@
-"""Benchmark of bcdp.shuffle_exact (exact RDP of shuffled 2RR, thesis Chapter 5).  On demand:
+"""Benchmark of bcdp.shuffle.exact (exact RDP of shuffled 2RR, thesis Chapter 5).  On demand:
 
     python benchmarks/bench_shuffle_exact.py [--quick] [--skip-worst] [--skip-grid]
 
@@ -22,7 +22,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from bcdp import shuffle_exact as se
+from bcdp.shuffle import exact as se
 
 
 def bench_target() -> None:

@@ -1,6 +1,6 @@
 """Shared helpers for the claim checks (not a check itself: the leading underscore hides it).
 
-Everything here is exact: ratios are Fractions or :data:`bcdp.rational.INFINITY`, and the JSON
+Everything here is exact: ratios are Fractions or :data:`bcdp.core.numbers.INFINITY`, and the JSON
 forms are strings ("inf", "3/2", "log(2)") so that evidence never carries a float.
 """
 
@@ -11,9 +11,10 @@ import random
 from fractions import Fraction
 from typing import Any, Iterator, Sequence
 
-from bcdp import INFINITY, Mechanism, Prior, ProductDomain, examples
-from bcdp.parameters import LogRatioParameter
-from bcdp.random_instances import random_instance
+from bcdp import INFINITY, Mechanism, Prior, ProductDomain
+from bcdp.bayesian import examples
+from bcdp.core.parameters import LogRatioParameter
+from bcdp.bayesian.random_instances import random_instance
 
 #: How many counterexamples a check keeps in its evidence (the counts are always complete).
 MAX_KEPT = 5
@@ -114,7 +115,7 @@ def verdict(ok: bool) -> str:
 
 def example1_mechanism(a: Fraction, b: Fraction, c: Fraction) -> Mechanism:
     """Example 1's table (paper line ~508) as a mechanism on SQUARE: (x1, x2) = (0, 0) -> a,
-    (1, 0) -> b, (0, 1) -> 0, (1, 1) -> c for P{M(x) = 1 | x} (see bcdp.examples)."""
+    (1, 0) -> b, (0, 1) -> 0, (1, 1) -> c for P{M(x) = 1 | x} (see bcdp.bayesian.examples)."""
     return examples.example1_mechanism(a, b, c)[0]
 
 
@@ -123,7 +124,7 @@ def random_pairs_split(seed: int, n: int, kernel_zero: float, prior_zero: float,
                        ) -> Iterator[tuple[Mechanism, Prior]]:
     """Like :func:`random_pairs` but with separate zero rates for kernels and priors (e.g. kernels
     without zeros, so that the LDP epsilon is finite, under priors without full support)."""
-    from bcdp.random_instances import random_domain, random_mechanism, random_prior
+    from bcdp.bayesian.random_instances import random_domain, random_mechanism, random_prior
 
     rng = random.Random(seed)
     for _ in range(n):

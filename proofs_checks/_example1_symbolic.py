@@ -19,7 +19,7 @@ from fractions import Fraction
 
 import sympy
 
-from bcdp.rational import INFINITY
+from bcdp.core.numbers import INFINITY
 
 a, b, c = sympy.symbols("a b c", positive=True)
 SYMBOLS = (a, b, c)

@@ -1,9 +1,9 @@
 """Shared helpers of the concentrated partial-DP checks (not a check: the underscore hides it).
 
-Instances are built like :mod:`proofs_checks.pdp_composition`: exact Fraction kernels on the
-record-major dataset domain of :func:`bcdp.partial_dp.dataset_domain`, enumerated grid mechanisms
-and seeded :func:`bcdp.random_instances.random_mechanism`.  D* values are certified enclosures
-(:func:`bcdp.partial_dp_concentrated.d_star`); a claimed inequality A <= B is counted
+Instances are built like :mod:`bcdp.checks.pdp_composition`: exact Fraction kernels on the
+record-major dataset domain of :func:`bcdp.partial.pure.dataset_domain`, enumerated grid mechanisms
+and seeded :func:`bcdp.bayesian.random_instances.random_mechanism`.  D* values are certified enclosures
+(:func:`bcdp.partial.concentrated.d_star`); a claimed inequality A <= B is counted
 
 * ``violated`` when it fails for certain (lower(A) > upper(B)),
 * ``certified`` when it holds for certain (upper(A) <= lower(B)),
@@ -19,9 +19,9 @@ from typing import Any
 import mpmath
 
 from bcdp import Mechanism
-from bcdp.partial_dp import dataset_domain
-from bcdp.partial_dp_concentrated import INFINITY, d_star, one_record_pairs
-from bcdp.partial_dp_semantics import rr_row
+from bcdp.partial.pure import dataset_domain
+from bcdp.partial.concentrated import INFINITY, d_star, one_record_pairs
+from bcdp.partial.semantics import rr_row
 
 WDPS = 70          # digits for the comparisons of enclosures (D* is computed at 50 + guard)
 CHECK_TOL = "1e-20"  # relative width of the D* enclosures used by the checks

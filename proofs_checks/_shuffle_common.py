@@ -16,7 +16,7 @@ from typing import Any, Callable
 
 import mpmath
 
-from bcdp import shuffle_bounds as sb
+from bcdp.shuffle import bounds as sb
 
 DPS = 60
 #: relative tolerance for "equal" at DPS = 60 (values are sums of a few hundred positive terms)
@@ -46,8 +46,8 @@ def rel_diff(a: Any, b: Any) -> mpmath.mpf:
 
 
 def exact_api():
-    """The exact oracles (``bcdp.shuffle_exact``, written separately from these bounds)."""
-    from bcdp import shuffle_exact  # imported lazily: a missing module is an 'error' verdict
+    """The exact oracles (``bcdp.shuffle.exact``, written separately from these bounds)."""
+    from bcdp.shuffle import exact as shuffle_exact  # imported lazily: a missing module is an 'error' verdict
 
     return shuffle_exact
 
@@ -103,20 +103,20 @@ def twin_upsilon_dropped_alpha(alpha: int, x: Any) -> mpmath.mpf:
 
 #: twin name -> (what it is, the check that rejects it)
 TWINS: dict[str, tuple[str, str]] = {
-    "531_no_floor": ("(5.4) with nbar unfloored", "proofs_checks.thesis_thm531_upper"),
-    "531_n_unbarred": ("(5.4) with n for nbar (dropped factor 2E)", "proofs_checks.thesis_thm531_upper"),
+    "531_no_floor": ("(5.4) with nbar unfloored", "bcdp.checks.thesis_thm531_upper"),
+    "531_n_unbarred": ("(5.4) with n for nbar (dropped factor 2E)", "bcdp.checks.thesis_thm531_upper"),
     "533_swapped": ("(5.9) claimed for D_alpha(M(D)||M(D')) (swapped M(D)/M(D'))",
-                    "proofs_checks.thesis_thm533_lower"),
-    "533_nbar": ("(5.9) with nbar for n", "proofs_checks.thesis_thm533_lower"),
-    "540_printed": ("(5.40) as printed, M(D)/M(D') - 1 = affine", "proofs_checks.thesis_erratum_eq540"),
+                    "bcdp.checks.thesis_thm533_lower"),
+    "533_nbar": ("(5.9) with nbar for n", "bcdp.checks.thesis_thm533_lower"),
+    "540_printed": ("(5.40) as printed, M(D)/M(D') - 1 = affine", "bcdp.checks.thesis_erratum_eq540"),
     "541_no_floor": ("Thm 5.4.1 with kbar unfloored -- NOT rejected by the oracle on the check's instances "
                      "(no tight step exists in the ternary chain); rejected only by the proof's integrality",
-                     "proofs_checks.thesis_thm541_subsampled_upper"),
+                     "bcdp.checks.thesis_thm541_subsampled_upper"),
     "541_dropped_alpha": ("Upsilon with the alpha factor dropped",
-                          "proofs_checks.thesis_thm541_subsampled_upper"),
-    "542_kbar": ("Thm 5.4.2 with kbar for k", "proofs_checks.thesis_thm542_subsampled_lower"),
+                          "bcdp.checks.thesis_thm541_subsampled_upper"),
+    "542_kbar": ("Thm 5.4.2 with kbar for k", "bcdp.checks.thesis_thm542_subsampled_lower"),
     "542_swapped": ("Thm 5.4.2 claimed for D_alpha(M_s(D)||M_s(D'))",
-                    "proofs_checks.thesis_thm542_subsampled_lower"),
+                    "bcdp.checks.thesis_thm542_subsampled_lower"),
 }
 
 

@@ -1,6 +1,6 @@
 """Exact RDP values of shuffled eps0-LDP mechanisms, shared by the thesis Ch. 5 upper-bound checks.
 
-Not a check.  Every value comes from ``bcdp.shuffle_exact`` (written independently of the bounds):
+Not a check.  Every value comes from ``bcdp.shuffle.exact`` (written independently of the bounds):
 
 * ``kary_instances()``: seeded random K-ary eps0-LDP kernels (K in {2, 3}, B in {2, 3, 4} outputs,
   ``random_ldp_kernel``) and K-ary randomized response (``kary_rr_kernel``, K = 3, 4), random

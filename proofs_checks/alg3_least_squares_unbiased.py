@@ -6,7 +6,7 @@ with x^(i,j) = [z^(i,j); l^(i,j)] = M_mean(x^(i), c/2), j = 1, 2, independent.  
 form, in three sympy steps:
 
 1. Mechanism 2's mean factor E[Z | v]/v is 1 for the corrected constant B and 2 for the printed
-   one, for symbolic d (bcdp.mechanisms_theory.mean_factor; erratum E-Mech2-B).
+   one, for symbolic d (bcdp.bayesian.mechanisms_theory.mean_factor; erratum E-Mech2-B).
 2. Mechanism 1: E[nu_i] = sum_{k<=i} w_k kappa x_i / sum_{k<=i} w_k = kappa x_i for symbolic
    positive weights w_1..w_d (d = 2..5) and channel factor kappa.
 3. Independence of the copies gives E[f_hat_i] = (1/2) m^T M m (m = kappa x, M the bilinear
@@ -15,9 +15,9 @@ form, in three sympy steps:
    (20) minus the theta-free (1/2n) sum l^2 (the proof drops it, lines 2372-2383); adding
    (1/2n) sum l^(i,1) l^(i,2) makes it unbiased for (20).
 
-Plus the float closed form (bcdp.least_squares.surrogate_mean) against f on random data, and a
+Plus the float closed form (bcdp.bayesian.least_squares.surrogate_mean) against f on random data, and a
 seeded Monte Carlo: the mean of f_hat(theta) over R independent runs is compared with f(theta)
-using Bernstein's inequality with the *exact* variance (bcdp.least_squares.surrogate_variance) and
+using Bernstein's inequality with the *exact* variance (bcdp.bayesian.least_squares.surrogate_variance) and
 the almost-sure bound on each user's term; false-failure rate 1e-7 per comparison (6 comparisons).
 The printed constant (kappa = 2, E f_hat = 4 f) must be rejected by the same test (power).  Note:
 the printed constant scales every channel output by exactly 2, so f_hat becomes 4 f_hat and
@@ -31,13 +31,13 @@ import math
 import numpy as np
 import sympy
 
-from bcdp.allocation import allocate_budgets
-from bcdp.certified import to_float
+from bcdp.bayesian.allocation import allocate_budgets
+from bcdp.core.intervals import to_float
 from bcdp.claims import ClaimResult
-from bcdp.least_squares import (least_squares_objective, privatize_twice, surrogate_from_copies,
+from bcdp.bayesian.least_squares import (least_squares_objective, privatize_twice, surrogate_from_copies,
                                 surrogate_mean, surrogate_variance)
-from bcdp.mechanisms import duchi_l2
-from bcdp.mechanisms_theory import mean_factor
+from bcdp.bayesian.mechanisms import duchi_l2
+from bcdp.bayesian.mechanisms_theory import mean_factor
 
 from ._common import verdict
 

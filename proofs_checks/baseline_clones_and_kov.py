@@ -1,6 +1,6 @@
 """Thesis Ch. 5 baselines: FMT21 "hiding among the clones" and KOV15 optimal composition.
 
-Checks :mod:`bcdp.shuffle_baselines` against the published numbers and against brute forces:
+Checks :mod:`bcdp.shuffle.baselines` against the published numbers and against brute forces:
 
 * FMT21 closed form (Thm 3.1, authors'-code expression): README 0.5378040242374512 [PUB] and the
   anchors' [AUTHOR-CODE] values (n = 1e4, 1e6; delta = 1e-6);
@@ -24,7 +24,7 @@ from fractions import Fraction
 import mpmath
 
 from bcdp.claims import ClaimResult
-from bcdp.shuffle_baselines import (OutsideValidityRange, clone_pair_delta, clones_closed_form,
+from bcdp.shuffle.baselines import (OutsideValidityRange, clone_pair_delta, clones_closed_form,
                                     clones_closed_form_cap, clones_numerical, kov_delta,
                                     kov_optimal_composition)
 
@@ -56,7 +56,7 @@ def hockey(P: dict, Q: dict, E) -> mpmath.mpf:
 def bf_clone_pair(n: int, eps0: float):
     """FMT21 Thm 3.2 pair written from its definition: enumerate C, A, Delta (mpmath, exact inputs).
 
-    Independent of bcdp.shuffle_baselines (brute force); shared with tests/test_shuffle_baselines.py.
+    Independent of bcdp.shuffle.baselines (brute force); shared with tests/test_shuffle_baselines.py.
     """
     mp = mpmath.mp
     p = mp.exp(-mp.mpf(eps0))
@@ -173,7 +173,7 @@ def _check() -> ClaimResult:
         source="FMT21 (FOCS'21, arXiv:2012.12803) Thm 3.1, Thm 3.2, App. E; apple/ml-shuffling-amplification"
                "@993d285 README; KOV15 (ICML'15, arXiv:1311.0776) optimal composition theorem; "
                "anchors.md A1, F1; thesis Ch. 5 Figs 5.3-5.7 baselines",
-        statement="bcdp.shuffle_baselines reproduces FMT21's published closed form and numeric bracket "
+        statement="bcdp.shuffle.baselines reproduces FMT21's published closed form and numeric bracket "
                   "(n=1e5, eps0=4, delta=1e-6), the authors'-code closed-form values and the exact "
                   "clone-pair epsilons; its certified clone-pair divergence encloses a brute force; "
                   "Thm 3.1's range condition is enforced; KOV15's delta_i equals the exact profile of "

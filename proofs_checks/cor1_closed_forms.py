@@ -1,10 +1,10 @@
 """Corollary 1: closed forms of c in each regime of q, derived in sympy, against eq. (16).
 
 delta_i = delta (i <= k), delta_i = eps > 2 delta (i > k), zeta = 1/2.  The threshold is
-q* = (e^{delta/2} - 1)/(e^eps - 1).  The derivation (bcdp.symbolic) has three cases: regime 1
+q* = (e^{delta/2} - 1)/(e^eps - 1).  The derivation (bcdp.bayesian.symbolic) has three cases: regime 1
 (q <= q*), regime 2a (q > q*, c_d > delta) and regime 2b (c_d <= delta, which the paper does not
 separate).  Checked: the closed-form c equals the general allocation exactly (certified) at random
-points; the two-level eq. (17) sum derived symbolically equals bcdp.allocation.mse_objective; and
+points; the two-level eq. (17) sum derived symbolically equals bcdp.bayesian.allocation.mse_objective; and
 c_d decreases from eps (at q*) to delta/2 (at q = 1), as the corollary states.
 """
 
@@ -15,10 +15,10 @@ from fractions import Fraction
 
 import sympy
 
-from bcdp.allocation import allocate_budgets, mse_objective
-from bcdp.certified import compare
+from bcdp.bayesian.allocation import allocate_budgets, mse_objective
+from bcdp.core.intervals import compare
 from bcdp.claims import ClaimResult
-from bcdp.symbolic import (a_s, b_s, corollary1_c, corollary1_objective, corollary1_threshold, d_s, k_s,
+from bcdp.bayesian.symbolic import (a_s, b_s, corollary1_c, corollary1_objective, corollary1_threshold, d_s, k_s,
                            two_level_objective, two_level_objective_symbolic)
 
 from ._common import keep, verdict

@@ -1,6 +1,6 @@
 """Erratum: the printed bracket of eq. (19) is not what eq. (16)-(17) give with zeta = 1/2.
 
-Deriving eq. (17) at the Corollary 1 allocation (bcdp.symbolic) gives, in regime 2a
+Deriving eq. (17) at the Corollary 1 allocation (bcdp.bayesian.symbolic) gives, in regime 2a
 (q* < q < 1/(e^{delta/2} + 1), c_1 = ... = c_k = delta/2):
     4dk/delta^2 + (d-k)^2 / ( (d-k)/(4d) delta^2 + (c_d - delta/2)^2 ),
 where (19) prints dk/delta^2 + (d-k)^2 / ( (d-k)/d delta^2 + (c_d - delta/2)^2 ): the delta^2 in the
@@ -17,10 +17,10 @@ from fractions import Fraction
 
 import sympy
 
-from bcdp.allocation import allocate_budgets, mse_objective
-from bcdp.certified import compare, to_float
+from bcdp.bayesian.allocation import allocate_budgets, mse_objective
+from bcdp.core.intervals import compare, to_float
 from bcdp.claims import ClaimResult
-from bcdp.symbolic import corollary1_derived_bound_2a, corollary1_printed_bound, corollary1_regime
+from bcdp.bayesian.symbolic import corollary1_derived_bound_2a, corollary1_printed_bound, corollary1_regime
 
 from ._common import keep
 

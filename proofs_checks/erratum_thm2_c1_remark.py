@@ -15,8 +15,8 @@ from fractions import Fraction
 
 import sympy
 
-from bcdp.allocation import allocate_budgets
-from bcdp.certified import compare, to_float
+from bcdp.bayesian.allocation import allocate_budgets
+from bcdp.core.intervals import compare, to_float
 from bcdp.claims import ClaimResult
 
 from ._common import keep

@@ -20,7 +20,7 @@ import sympy
 
 from bcdp import Prior, bcdp_vector, bdp_epsilon, cdp_vector, ldp_epsilon
 from bcdp.claims import ClaimResult
-from bcdp.rational import INFINITY
+from bcdp.core.numbers import INFINITY
 
 from . import _example1_symbolic as sym
 from ._common import SQUARE, example1_mechanism, keep, rstr, vec_str, verdict

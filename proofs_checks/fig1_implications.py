@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from bcdp import Mechanism, Prior, bcdp_vector, bdp_epsilon, cdp_vector, ldp_epsilon
 from bcdp.claims import ClaimResult
-from bcdp.parameters import product_of_ratios, ratio_at_most
+from bcdp.core.parameters import product_of_ratios, ratio_at_most
 
 from ._common import (describe, enumerated_pairs, keep, random_pairs, random_pairs_split, rstr,
                       verdict)

@@ -1,9 +1,9 @@
-"""This library's own lemma: the reductions (R1)-(R3) of ``bcdp.notions``.
+"""This library's own lemma: the reductions (R1)-(R3) of ``bcdp.bayesian.notions``.
 
 The suprema of Defs. 1-4 and eq. (13) over all events R and all conditioning sets S, S' / S_i,
 S_i' are attained at singletons, so ``ldp_epsilon``, ``bdp_epsilon``, ``cdp_vector``,
 ``bcdp_vector`` and ``coordinate_dependence`` (finite maxima) equal the literal definitions of
-``bcdp.bruteforce`` (enumeration of every subset).  Checked exactly on a few hundred small random
+``bcdp.bayesian.bruteforce`` (enumeration of every subset).  Checked exactly on a few hundred small random
 instances with zeros in kernels and priors (priors without full support, 0/0 and x/0 ratios) and
 some tiny entries (down to 2^-200).  Each reported witness is also re-evaluated: the ratio (or TV)
 at the witness sets must equal the reported value.
@@ -15,9 +15,9 @@ from fractions import Fraction
 
 from bcdp import (INFINITY, Mechanism, Prior, bcdp_vector, bdp_epsilon, cdp_vector,
                   coordinate_dependence, ldp_epsilon)
-from bcdp import bruteforce as bf
+from bcdp.bayesian import bruteforce as bf
 from bcdp.claims import ClaimResult
-from bcdp.hypothesis_testing import law_given_coordinate_set
+from bcdp.bayesian.hypothesis_testing import law_given_coordinate_set
 
 from ._common import describe, keep, random_pairs, rstr, verdict
 

@@ -15,7 +15,7 @@ import math
 import sympy
 
 from bcdp.claims import ClaimResult
-from bcdp.mechanisms_theory import alpha_s, privacy_ratio
+from bcdp.bayesian.mechanisms_theory import alpha_s, privacy_ratio
 
 
 def density_factor(z_dot_v_positive: bool, v_norm: float, r: float, alpha: float) -> float:

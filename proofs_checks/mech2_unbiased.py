@@ -1,7 +1,7 @@
 """Mechanism 2 (Duchi et al.'s l2 channel): unbiasedness, decided in closed form.  Erratum on B.
 
 E[Z | v] = B m_d tanh(alpha/2) v / r with m_d = E|u_1| = Gamma(d/2)/(sqrt(pi) Gamma((d+1)/2))
-(bcdp.mechanisms_theory; m_d is verified by 40-digit quadrature of the density of u_1 for
+(bcdp.bayesian.mechanisms_theory; m_d is verified by 40-digit quadrature of the density of u_1 for
 d = 1..10 and by a Beta-function identity for symbolic d).  With the constant printed in the
 paper, B = sqrt(pi) d r (e^a+1)/(e^a-1) Gamma((d+1)/2)/Gamma(d/2+1), the factor simplifies to 2
 for every d: the printed channel outputs 2v on average.  The unbiased constant is
@@ -18,8 +18,8 @@ import numpy as np
 import sympy
 
 from bcdp.claims import ClaimResult
-from bcdp.mechanisms import duchi_l2, duchi_l2_constant
-from bcdp.mechanisms_theory import (beta_identity_residual, hemisphere_mean_by_integration,
+from bcdp.bayesian.mechanisms import duchi_l2, duchi_l2_constant
+from bcdp.bayesian.mechanisms_theory import (beta_identity_residual, hemisphere_mean_by_integration,
                                     hemisphere_mean_factor, mean_factor)
 
 SEED = 5150

@@ -2,8 +2,8 @@
 
 For n = 1 record, a dataset is one point x in X_1 x ... x X_d, and the pairs differing in exactly
 attribute i are exactly the pairs of Definition 3 (x_-i = x'_-i).  So the per-attribute eps with
-respect to attribute i (:func:`bcdp.partial_dp.per_attribute_matrix`) equals c_i of
-:func:`bcdp.notions.cdp_vector`, and eps0 of eps0-nabla0-DP equals max_i c_i.  For n >= 2 the same
+respect to attribute i (:func:`bcdp.partial.pure.per_attribute_matrix`) equals c_i of
+:func:`bcdp.bayesian.notions.cdp_vector`, and eps0 of eps0-nabla0-DP equals max_i c_i.  For n >= 2 the same
 holds on the flat record-major domain of n*d coordinates (cell (i, j) is coordinate i*d + j).
 Checked exactly on enumerated and seeded random mechanisms (zeros allowed, so infinite values too),
 including that the reported witnesses attain the values.
@@ -15,9 +15,9 @@ import random
 
 from bcdp import Mechanism, cdp_vector
 from bcdp.claims import ClaimResult
-from bcdp.partial_dp import dataset_domain, per_attribute_epsilon, per_attribute_matrix, to_point
-from bcdp.random_instances import random_domain, random_mechanism
-from bcdp.rational import INFINITY
+from bcdp.partial.pure import dataset_domain, per_attribute_epsilon, per_attribute_matrix, to_point
+from bcdp.bayesian.random_instances import random_domain, random_mechanism
+from bcdp.core.numbers import INFINITY
 
 from ._common import describe, enumerated_binary_mechanisms, keep, rstr, verdict
 

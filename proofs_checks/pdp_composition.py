@@ -3,7 +3,7 @@
 Lemma 9 (sequential composition, L376): M1 : X^n -> Y1 eps1-nabla-DP, M2(., y) : X^n -> Y2
 eps2-nabla-DP for every y in Y1; then M12(x) = M2(x, M1(x)) is (eps1 + eps2)-nabla-DP, the sum
 pointwise.  Checked for eps1, eps2 the minimal nabla profiles (eps2 the pointwise max over y) with
-:func:`bcdp.partial_dp.nabla_dp_holds`, and for the per-attribute special case
+:func:`bcdp.partial.pure.nabla_dp_holds`, and for the per-attribute special case
 eps0(M12) <= eps0(M1) + max_y eps0(M2(., y)); both for the printed Y2-valued M12 and for the
 joint release (y1, y2) (of which M12 is a post-processing).
 
@@ -22,10 +22,10 @@ from fractions import Fraction
 
 from bcdp import Mechanism
 from bcdp.claims import ClaimResult
-from bcdp.partial_dp import (dataset_domain, minimal_nabla_ratios, nabla_dp_holds, per_attribute_epsilon,
+from bcdp.partial.pure import (dataset_domain, minimal_nabla_ratios, nabla_dp_holds, per_attribute_epsilon,
                              whole_record_epsilon)
-from bcdp.random_instances import random_mechanism
-from bcdp.rational import INFINITY
+from bcdp.bayesian.random_instances import random_mechanism
+from bcdp.core.numbers import INFINITY
 
 from ._common import GRID, enumerated_binary_mechanisms, keep, rstr, verdict
 

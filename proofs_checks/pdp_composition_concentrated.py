@@ -12,7 +12,7 @@ the accountant level eps0(M12)^2 <= eps0(M1)^2 + max_y eps0(M2(., y))^2 (Def. 6 
 Lemma 10 (L389): M_j (1/2) eps^2 -zCDP on column j for each j; then M is eps-nabla0-CDP.  Checked:
 eps0(M) <= max_j sqrt(2 rho_j) (rho_j the zCDP parameter of M_j, Def. 3), and the number of
 instances where it is attained (a single-attribute change moves one column only, so equality is
-expected).  Uses ``sequential`` and ``parallel`` of the pure check :mod:`proofs_checks.pdp_composition`.
+expected).  Uses ``sequential`` and ``parallel`` of the pure check :mod:`bcdp.checks.pdp_composition`.
 
 Bad twins (the verdict requires each to be certainly violated on at least one instance):
  * "max composition" for Lemma 9: eps0(M12) <= max(eps0(M1), max_y eps0(M2(., y))) (no sqrt of the
@@ -29,9 +29,9 @@ from fractions import Fraction
 import mpmath
 
 from bcdp.claims import ClaimResult
-from bcdp.partial_dp import dataset_domain
-from bcdp.partial_dp_concentrated import INFINITY, one_record_pairs, per_attribute_cdp_epsilon, whole_record_zcdp
-from bcdp.random_instances import random_mechanism
+from bcdp.partial.pure import dataset_domain
+from bcdp.partial.concentrated import INFINITY, one_record_pairs, per_attribute_cdp_epsilon, whole_record_zcdp
+from bcdp.bayesian.random_instances import random_mechanism
 
 from ._common import enumerated_binary_mechanisms, keep, verdict
 from ._pdp_cdp_common import CHECK_TOL, WDPS, compare, ds, s

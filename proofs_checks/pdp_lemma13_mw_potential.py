@@ -38,7 +38,7 @@ import mpmath
 import numpy as np
 
 from bcdp.claims import ClaimResult
-from bcdp.partial_dp_mwem import (conjunction_workload, disjoint_tuples, e3_joint_round_slack,
+from bcdp.partial.mwem import (conjunction_workload, disjoint_tuples, e3_joint_round_slack,
                                   e3_joint_round_slack_numeric, e3_symmetric_slack, joint_round_slack,
                                   lemma13_slack, lemma13_slack_mp, partial_mwem)
 

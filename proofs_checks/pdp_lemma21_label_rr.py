@@ -9,7 +9,7 @@ and, since the privatised sample is i.i.d. from D'(x, y) = e^eps/(e^eps+1) D(x, 
 
 Checked here:
 
-1. privacy, exactly (Fraction kernels, :mod:`bcdp.partial_dp` accountant, records (x_1..x_d, y)
+1. privacy, exactly (Fraction kernels, :mod:`bcdp.partial.pure` accountant, records (x_1..x_d, y)
    with the label as attribute d+1, L4031): for random learners A and the exact exponential
    mechanism of Lemma 22, the feature ratio of A' is <= that of A and the label ratio of A' is
    <= e^eps, so A' is max(eps_A, eps)-nabla0-DP; the EM learner (eps-sample-nabla0-DP) composed
@@ -36,14 +36,14 @@ import random
 from fractions import Fraction
 
 from bcdp.claims import ClaimResult
-from bcdp.partial_dp import dataset_domain, per_attribute_epsilon
-from bcdp.partial_dp_halfspaces import (LABELS, ball_mixed, compose_after_label_rr, cube, decision_distance, em_epsilon_ratio,
+from bcdp.partial.pure import dataset_domain, per_attribute_epsilon
+from bcdp.partial.halfspaces import (LABELS, ball_mixed, compose_after_label_rr, cube, decision_distance, em_epsilon_ratio,
                                         exponential_mechanism_exact, integer_halfspaces,
                                         lemma21_printed_rr_risk, lemma21_rr_risk, lemma21_symbolic_derivation,
                                         mixed_ball_probability, robust_error,
                                         rr_label_distribution, sample_and_label_epsilons)
-from bcdp.random_instances import random_mechanism
-from bcdp.rational import INFINITY
+from bcdp.bayesian.random_instances import random_mechanism
+from bcdp.core.numbers import INFINITY
 
 from ._common import jsonable, keep, rstr
 

@@ -38,12 +38,12 @@ import mpmath
 import numpy as np
 
 from bcdp.claims import ClaimResult
-from bcdp.partial_dp_halfspaces import (LABELS, cube, decision_distance, em_epsilon_ratio,
+from bcdp.partial.halfspaces import (LABELS, cube, decision_distance, em_epsilon_ratio,
                                         em_feature_epsilon_certified, em_probabilities_mp, em_scores,
                                         empirical_robust_error, empirical_smoothed_loss, exponential_mechanism_exact,
                                         integer_halfspaces, sample_and_label_epsilons, sample_exponential_mechanism,
                                         smoothed_loss, smoothed_loss_from_distance)
-from bcdp.rational import INFINITY
+from bcdp.core.numbers import INFINITY
 
 from ._common import jsonable, keep, rstr
 

@@ -29,7 +29,7 @@ from fractions import Fraction
 import numpy as np
 
 from bcdp.claims import ClaimResult
-from bcdp.partial_dp_halfspaces import cube, lemma23_minimal_radius, lemma23_step_holds
+from bcdp.partial.halfspaces import cube, lemma23_minimal_radius, lemma23_step_holds
 
 from ._common import jsonable, keep
 

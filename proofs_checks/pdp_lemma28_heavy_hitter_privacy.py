@@ -3,7 +3,7 @@
 transcript (L_I)_I -- is eps-nabla0DP.  Also [ZXX16, Lemma 2.1], used in the proof:
 log(P[a + Lap(lambda) > 0] / P[a - 1 + Lap(lambda) > 0]) <= (1/lambda) e^{(1-a)/lambda}.
 
-Exact sups (mpmath, 50 digits; :mod:`bcdp.partial_dp_heavy_hitters`):
+Exact sups (mpmath, 50 digits; :mod:`bcdp.partial.heavy_hitters`):
 
 (a) d = 4, EVERY ordered nabla0-neighbouring pair of datasets with n <= 4 records in {0,1}^4, for
     three parameter sets with small tau (so that small n is not trivial), one pair per orbit of the tree-symmetry group (proof of
@@ -32,7 +32,7 @@ from fractions import Fraction
 import mpmath as mp
 
 from bcdp.claims import ClaimResult
-from bcdp.partial_dp_heavy_hitters import (DPS, example_pair_from_counts, hh_params, lemma28_bound,
+from bcdp.partial.heavy_hitters import (DPS, example_pair_from_counts, hh_params, lemma28_bound,
                                            max_log_ratio_d4, neighbouring_pairs_up_to_symmetry,
                                            path_sup_all_datasets, path_sup_for_pair, to_mpf,
                                            zxx16_laplace_lemma)

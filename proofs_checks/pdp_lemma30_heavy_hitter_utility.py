@@ -8,7 +8,7 @@ frequency 0.12 + uniform rest; B = 9 strings just below 2 tau + uniform rest; C 
 ceil(tau + 48), just above the last threshold tau_4 = tau + 3 mu (inclusion probabilities near 1/2);
 D = 39 strings just above 0.5 tau (the |S| < 4/nu boundary of the proof) + uniform rest.
 
-Exact (mpmath, 50 digits, :func:`bcdp.partial_dp_heavy_hitters.inclusion_law`): E|L_[d]| by the
+Exact (mpmath, 50 digits, :func:`bcdp.partial.heavy_hitters.inclusion_law`): E|L_[d]| by the
 factorised law, and P[some heavy string missed] <= sum over heavy s and nodes I of the exact
 rejection probability of s|_I (the union bound of the proof).  Statistical (float64 sampler, seeded):
 over T trials the number of runs missing a heavy string and the number with |L| > 32/nu (Markov
@@ -30,7 +30,7 @@ import numpy as np
 import sympy
 
 from bcdp.claims import ClaimResult
-from bcdp.partial_dp_heavy_hitters import (DPS, hh_params, inclusion_law, int_to_bits, lemma30_conditions,
+from bcdp.partial.heavy_hitters import (DPS, hh_params, inclusion_law, int_to_bits, lemma30_conditions,
                                            miss_probability_union_bound, priv_heavy_hitter_sample)
 
 D, NU, ETA, LAM = 16, Fraction(1, 10), Fraction(1, 10), 3

@@ -12,9 +12,9 @@ Hamming case, n = 1 or 2), for random connected graphs G on X:
 * pure: the smallest edge weights satisfying the hypothesis (e^{w(u,v)} = the max D_inf ratio over
   pairs whose differing record is {u, v}, both orders, exact Fractions), the shortest-path metric by
   exact Floyd-Warshall over ratios (products along paths; cross-checked against
-  scipy.sparse.csgraph on the logs), then :func:`bcdp.partial_dp.nabla_dp_holds` with that metric;
+  scipy.sparse.csgraph on the logs), then :func:`bcdp.partial.pure.nabla_dp_holds` with that metric;
 * concentrated: edge weights w(u,v) = sqrt(2 max D*) (upper ends of certified enclosures), metric
-  by Floyd-Warshall at 70 digits, then :func:`bcdp.partial_dp_concentrated.nabla_cdp_holds`;
+  by Floyd-Warshall at 70 digits, then :func:`bcdp.partial.concentrated.nabla_cdp_holds`;
 * Hamming case (X = X_1 x X_2): with all edge weights the single-attribute eps0, the metric is
   eps0 * Hamming, so eps0-nabla0-DP (Def. 5) holds, and the Def. 5 / Def. 6 minimal eps0 (max over
   one-record pairs of log ratio / Hamming, resp. sqrt(2 D*)/Hamming) equals the single-attribute one.
@@ -39,9 +39,9 @@ from scipy.sparse.csgraph import shortest_path
 
 from bcdp import Mechanism
 from bcdp.claims import ClaimResult
-from bcdp.partial_dp import dataset_domain, hamming, minimal_nabla_ratios, nabla_dp_holds
-from bcdp.partial_dp_concentrated import INFINITY, nabla_cdp_holds, one_record_pairs
-from bcdp.random_instances import random_mechanism
+from bcdp.partial.pure import dataset_domain, hamming, minimal_nabla_ratios, nabla_dp_holds
+from bcdp.partial.concentrated import INFINITY, nabla_cdp_holds, one_record_pairs
+from bcdp.bayesian.random_instances import random_mechanism
 
 from ._common import keep, verdict
 from ._pdp_cdp_common import WDPS, compare, ds, s
@@ -196,7 +196,7 @@ def hamming_case(mech, n, counts, violations, tag) -> None:
 
 
 def max_ratio(mech, a, b):
-    from bcdp.notions import max_column_ratio
+    from bcdp.bayesian.notions import max_column_ratio
     pts = mech.domain.points
     r, _w = max_column_ratio([mech.kernel[a], mech.kernel[b]], [pts[a], pts[b]], mech.outputs)
     return r

@@ -5,7 +5,7 @@ distribution over the attributes given by s and the remaining d - |s| attributes
 y and i, d_TV(P_{X_s | M(X) = y}, P_{X_s | M(X_{-i}) = y}) <= e^{2|s| eps} - 1, "X_{-i} denotes X
 with the i-th entry removed or blanked".
 
-Readings made explicit (module :mod:`bcdp.partial_dp_semantics`): X_s is record i's attributes in
+Readings made explicit (module :mod:`bcdp.partial.semantics`): X_s is record i's attributes in
 s, X_{i,s}; a finite M is defined on X^n only, so X_{-i} is *blanked*: either record i replaced by
 a reference record (``record``, the [KS14] reading) or only its s-attributes (``attributes``).
 The product assumption is read two ways: (a) X_{i,s} independent of all other cells, (b) the
@@ -40,11 +40,11 @@ from fractions import Fraction
 
 from bcdp import Mechanism, Prior
 from bcdp.claims import ClaimResult
-from bcdp.partial_dp import dataset_domain
-from bcdp.partial_dp_semantics import (cells_of, prop26_bound, prop26_tv, rr_row, xor_rr_counterexample,
+from bcdp.partial.pure import dataset_domain
+from bcdp.partial.semantics import (cells_of, prop26_bound, prop26_tv, rr_row, xor_rr_counterexample,
                                        xor_rr_instance)
-from bcdp.rational import INFINITY
-from bcdp.spaces import ProductDomain
+from bcdp.core.numbers import INFINITY
+from bcdp.core.spaces import ProductDomain
 
 from ._common import jsonable, keep
 from ._pdp_semantics_common import eps_ratio
@@ -55,7 +55,7 @@ MECHS_PER_SHAPE = {(2, 2): 5, (2, 3): 2, (3, 2): 2}
 
 
 def reduced_xor_rr_instance(m: int, r: Fraction) -> tuple[Mechanism, Prior, int, int]:
-    """The :func:`bcdp.partial_dp_semantics.xor_rr_instance` mechanism and prior (same kernel-row
+    """The :func:`bcdp.partial.semantics.xor_rr_instance` mechanism and prior (same kernel-row
     definition y_t = RR_r(X_{0,t} xor X_{t,0}), same prior) on the reduced domain where the cells
     X_{t,j}, t, j >= 1, take only the value 1 (they enter neither the mechanism nor the prior's
     support)."""

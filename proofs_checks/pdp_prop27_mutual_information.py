@@ -14,7 +14,7 @@ into blocks, on n = 2 records of d = 2 and d = 3 binary attributes and n = 1 of 
   digest's exponential mechanism on the total (weights e^{-|T - y|/2}, L9.10 of the digest);
 * the minimal slack of each bound is reported (the bounds are loose: ratios well below 1).
 
-The certified eps0-nabla0-CDP parameter of :mod:`bcdp.partial_dp_concentrated` (upper end of the
+The certified eps0-nabla0-CDP parameter of :mod:`bcdp.partial.concentrated` (upper end of the
 enclosure) is used on the RR and EM instances as well, giving the tighter bound
 eps_CDP^2 |s_j|^2 / 2, also checked.
 
@@ -38,10 +38,10 @@ import mpmath
 
 from bcdp import Mechanism
 from bcdp.claims import ClaimResult
-from bcdp.partial_dp import dataset_domain
-from bcdp.partial_dp_concentrated import per_attribute_cdp_epsilon
-from bcdp.partial_dp_semantics import cells_of, mutual_information, prop27_bounds, rr_row
-from bcdp.spaces import Prior
+from bcdp.partial.pure import dataset_domain
+from bcdp.partial.concentrated import per_attribute_cdp_epsilon
+from bcdp.partial.semantics import cells_of, mutual_information, prop27_bounds, rr_row
+from bcdp.core.spaces import Prior
 
 from ._common import jsonable
 from ._pdp_semantics_common import eps_ratio

@@ -24,10 +24,10 @@ from fractions import Fraction
 
 from bcdp import Mechanism
 from bcdp.claims import ClaimResult
-from bcdp.partial_dp import (dataset_domain, minimal_nabla_ratios, nabla_dp_holds, per_attribute_epsilon,
+from bcdp.partial.pure import (dataset_domain, minimal_nabla_ratios, nabla_dp_holds, per_attribute_epsilon,
                              whole_record_epsilon)
-from bcdp.random_instances import random_mechanism
-from bcdp.rational import INFINITY
+from bcdp.bayesian.random_instances import random_mechanism
+from bcdp.core.numbers import INFINITY
 
 from ._common import describe, enumerated_binary_mechanisms, keep, rstr, verdict
 

@@ -4,7 +4,7 @@ Printed (L328-L347): eps0-nabla0-CDP implies (1/2) d^2 eps0^2 -zCDP, which impli
 for all eps~ >= (1/2) d^2 eps0^2 with delta~ = exp(-(eps~ - (1/2) d^2 eps0^2)^2 / (2 d^2 eps0^2)).
 
 Checked on enumerated and seeded random finite mechanisms on datasets (record-major encoding of
-:mod:`bcdp.partial_dp`), plus structured families:
+:mod:`bcdp.partial.pure`), plus structured families:
 
 * eps0 = the smallest eps0 of Def. 6 (max over one-record pairs of sqrt(2 D*)/Hamming) and
   eps0_single = the same over single-attribute pairs only (Lemma 7's Hamming graph);
@@ -32,9 +32,9 @@ import sympy
 
 from bcdp import Mechanism
 from bcdp.claims import ClaimResult
-from bcdp.partial_dp import dataset_domain
-from bcdp.partial_dp_concentrated import INFINITY
-from bcdp.random_instances import random_mechanism
+from bcdp.partial.pure import dataset_domain
+from bcdp.partial.concentrated import INFINITY
+from bcdp.bayesian.random_instances import random_mechanism
 
 from ._common import enumerated_binary_mechanisms, keep, verdict
 from ._pdp_cdp_common import WDPS, compare, pair_dstars, parallel_rr, s, sum_mechanism

@@ -6,9 +6,9 @@ Checked on enumerated and seeded random finite mechanisms on datasets:
 * pairwise (the fact the implication rests on): for every ordered one-record pair (P, Q) =
   (M(x), M(x')), with e = max(D_inf(P||Q), D_inf(Q||P)) (the symmetric bound eps-nabla-DP gives,
   eps being symmetric), D*(P||Q) <= e^2/2;
-* accountant: the minimal nabla profile eps(r, r') = log of :func:`bcdp.partial_dp.minimal_nabla_ratios`
-  passes :func:`bcdp.partial_dp_concentrated.nabla_cdp_holds`, and the per-attribute CDP eps0
-  is <= the pure eps0 of :func:`bcdp.partial_dp.per_attribute_epsilon`;
+* accountant: the minimal nabla profile eps(r, r') = log of :func:`bcdp.partial.pure.minimal_nabla_ratios`
+  passes :func:`bcdp.partial.concentrated.nabla_cdp_holds`, and the per-attribute CDP eps0
+  is <= the pure eps0 of :func:`bcdp.partial.pure.per_attribute_epsilon`;
 * tightness: max over pairs of D*/(e^2/2) is reported; it is < 1 on every pair with 0 < e < inf
   (binary randomized response gives tanh(e/2)/(e/2), the ratio -> 1 as e -> 0).  The sharper
   value e tanh(e/2) (binary RR attains it) is compared as a measurement, not as a claim.
@@ -25,9 +25,9 @@ from fractions import Fraction
 import mpmath
 
 from bcdp.claims import ClaimResult
-from bcdp.partial_dp import dataset_domain, minimal_nabla_ratios, per_attribute_epsilon
-from bcdp.partial_dp_concentrated import INFINITY, d_infinity, nabla_cdp_holds, per_attribute_cdp_epsilon
-from bcdp.random_instances import random_mechanism
+from bcdp.partial.pure import dataset_domain, minimal_nabla_ratios, per_attribute_epsilon
+from bcdp.partial.concentrated import INFINITY, d_infinity, nabla_cdp_holds, per_attribute_cdp_epsilon
+from bcdp.bayesian.random_instances import random_mechanism
 
 from ._common import enumerated_binary_mechanisms, keep, verdict
 from ._pdp_cdp_common import WDPS, compare, ds, pair_dstars, parallel_rr, s

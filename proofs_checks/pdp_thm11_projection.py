@@ -25,8 +25,8 @@ from fractions import Fraction
 import numpy as np
 
 from bcdp.claims import ClaimResult
-from bcdp.partial_dp_projection import diameters, workload
-from bcdp.partial_dp_projection_mechanism import (ProjectionMechanism, box_clip_projection,
+from bcdp.partial.projection import diameters, workload
+from bcdp.partial.projection_mechanism import (ProjectionMechanism, box_clip_projection,
                                                    dataset_sensitivities, empirical_bernstein_lower,
                                                    exact_hull_projection, gaussian_dstar,
                                                    certifies_projection, hull_projection, nearest_vertex,

@@ -2,7 +2,7 @@
 for k-way conjunctions and parities on {0,1}^d.
 
 Brute force over all record pairs of {0,1}^d for d = 2..7 and every k (exact integers; see
-:mod:`bcdp.partial_dp_projection`).  Conjunctions: both claims hold everywhere.  Parities: Delta0
+:mod:`bcdp.partial.projection`).  Conjunctions: both claims hold everywhere.  Parities: Delta0
 holds everywhere, but Delta^2 = m holds only for odd k (and for k = d); for even k < d the diameter
 is strictly smaller and equals max_w sum_{j odd} C(w,j) C(d-w,k-j), so the ratio eps/eps0 =
 Delta/Delta0 is below the claimed sqrt(d/k).  (sqrt(m) stays a valid upper bound, so the privacy
@@ -14,7 +14,7 @@ from __future__ import annotations
 from math import comb
 
 from bcdp.claims import ClaimResult
-from bcdp.partial_dp_projection import FAMILIES, bits, diameters, parity_delta_sq_formula
+from bcdp.partial.projection import FAMILIES, bits, diameters, parity_delta_sq_formula
 
 D_RANGE = range(2, 8)
 

@@ -12,7 +12,7 @@
    Bad twin: "record-level rho = l eps0^2/2" (parallel composition across the l queries) must be
    exceeded for l >= 2.  In addition the exponential mechanism's D*(P_x || P_x') (l = 1, 2; A =
    uniform, the point mass at 000) on all neighbouring pairs: its CERTIFIED upper end
-   (``bcdp.partial_dp_concentrated.d_star`` on 1e-40-accurate rational rows plus a rigorous
+   (``bcdp.partial.concentrated.d_star`` on 1e-40-accurate rational rows plus a rigorous
    perturbation term, see ``_dstar_upper_exact_em``) must stay below eps_T^2/2 (attribute) and
    (l eps_T)^2/2 (record); an upper end above the bound counts as a violation.
 3. Accuracy eq. (3), statistically: N runs of Algorithm 1 per instance; the quantity
@@ -30,11 +30,11 @@ import mpmath
 import numpy as np
 
 from bcdp.claims import ClaimResult
-from bcdp.partial_dp_concentrated import d_star
-from bcdp.partial_dp_mwem import (conjunction_workload, disjoint_tuples, max_disjoint_average_error,
+from bcdp.partial.concentrated import d_star
+from bcdp.partial.mwem import (conjunction_workload, disjoint_tuples, max_disjoint_average_error,
                                   partial_mwem, score_sensitivities, thm12_accounting,
                                   thm12_accuracy_rhs)
-from bcdp.partial_dp_projection_mechanism import empirical_bernstein_lower
+from bcdp.partial.projection_mechanism import empirical_bernstein_lower
 
 SENS_D, SENS_N = 3, 2
 EPS0_SQ = Fraction(1)
@@ -88,7 +88,7 @@ def _em_row(eps_t: mpmath.mpf, scores: list[Fraction]) -> list[Fraction]:
 def _dstar_upper_exact_em(p: list[Fraction], q: list[Fraction]) -> tuple[mpmath.mpf, mpmath.mpf]:
     """Certified enclosure end of D*(P||Q) for the TRUE (irrational) exponential-mechanism laws from
     the rows p, q (relative error <= delta = EM_ROW_REL_ERR in every entry):
-    ``bcdp.partial_dp_concentrated.d_star`` gives U >= D*(p||q); with P <= (1+delta) p and
+    ``bcdp.partial.concentrated.d_star`` gives U >= D*(p||q); with P <= (1+delta) p and
     Q >= q/(1+delta), D_lam(P||Q) <= D_lam(p||q) + (2 lam - 1)/(lam - 1) log(1+delta), and for
     lam <= 1+h, D_lam/lam <= D_{1+h} (monotone in the order), so
     D*(P||Q) <= (1+h) U + (1+2h)/h log(1+delta)  (h = EM_H).  Returns (that upper bound, lower end)."""
@@ -183,7 +183,7 @@ def _privacy_part() -> dict:
             "twin_ok": twin_caught == twin_cases > 0,
             "exponential_mechanism_dstar": em_rows, "exponential_mechanism_violations": int(em_fail),
             "exponential_mechanism_distinct_certified_dstar": em_computed,
-            "exponential_mechanism_method": "certified upper end of D* (bcdp.partial_dp_concentrated.d_star, "
+            "exponential_mechanism_method": "certified upper end of D* (bcdp.partial.concentrated.d_star, "
                                             "rel. width 1e-6) on rational rows within relative error 1e-40 of "
                                             "the true laws, plus the perturbation term (1+h)U + (1+2h)/h log(1+1e-40), "
                                             "h = 1e-12; violation iff that upper bound exceeds the claimed rho"}

@@ -2,18 +2,18 @@
 lambda = 3/eps, mu = lambda log(16/nu), tau = nu n/2, then Lap(2/eps) on the counts of the listed
 strings -- is claimed eps-nabla0DP (0.5 eps + 0.5 eps).
 
-Both variants are explicit (:func:`bcdp.partial_dp_heavy_hitters.thm15_params`): "printed" and
+Both variants are explicit (:func:`bcdp.partial.heavy_hitters.thm15_params`): "printed" and
 "corrected" (lambda = (4/eps)(1 + 16/(16 - nu)), i.e. Lemma 28 at eps/2, and Lap(4/eps)).
 
 Exact sups of the output log-ratio (transcript and released counts), eps = 1, nu = 1/10:
 (1) ALL nabla0-neighbouring pairs with n = 200 records (tau = 10) for d = 4 and d = 16, by the
-    proof-backed path-sum reduction (:func:`bcdp.partial_dp_heavy_hitters.path_sup_all_datasets`;
+    proof-backed path-sum reduction (:func:`bcdp.partial.heavy_hitters.path_sup_all_datasets`;
     stage 2 adds 1/b2 to the top-level accept terms of the two path strings);
 (2) d = 4, EVERY neighbouring pair with n <= 3 records (one per tree-symmetry orbit), enumerating all
-    level-1 lists (:func:`bcdp.partial_dp_heavy_hitters.max_log_ratio_d4` with stage 2) against the
+    level-1 lists (:func:`bcdp.partial.heavy_hitters.max_log_ratio_d4` with stage 2) against the
     path sum;
 (3) the original family x = a x 0000 + b x 1000 + rest x 1011 (n = 200), by
-    :func:`bcdp.partial_dp_histogram.max_log_ratio` (40 digits) against the path sum.
+    :func:`bcdp.partial.histogram.max_log_ratio` (40 digits) against the path sum.
 Printed constants: the sup exceeds eps (total 1.5829 eps; stage 1 alone 0.9162 eps > eps/2), digest
 E8 + E9.  Corrected: every pair <= eps (stage 1 <= eps/2): a full check, not evidence on a family.
 Also recomputed: the E6 remark (rounding f + Lap(b) recovers f w.p. 1 - e^{-1/(2b)}: 0.99326 for
@@ -31,11 +31,11 @@ import mpmath as mp
 import sympy
 
 from bcdp.claims import ClaimResult
-from bcdp.partial_dp_heavy_hitters import (DPS, laplace_histogram_epsilon, lemma28_bound, max_log_ratio_d4,
+from bcdp.partial.heavy_hitters import (DPS, laplace_histogram_epsilon, lemma28_bound, max_log_ratio_d4,
                                            neighbouring_pairs_up_to_symmetry, path_sup_all_datasets,
                                            path_sup_for_pair, rounding_success_probability, thm15_failure_bound,
                                            thm15_params, thm15_sample_size)
-from bcdp.partial_dp_histogram import corrected_params, max_log_ratio, printed_params
+from bcdp.partial.histogram import corrected_params, max_log_ratio, printed_params
 
 EPS, NU, N = 1, mp.mpf(1) / 10, 200
 NU_Q = Fraction(1, 10)

@@ -6,7 +6,7 @@ Packing: x^(0) = all zeros, x^(i) = ceil(c nu n) copies of 1_i (rest zeros), sol
 outputs within nu n of the true histogram; if the S^(i) are disjoint, group privacy over the
 ceil(c nu n) attribute changes gives 1 >= d * 0.1 * e^{-eps ceil(c nu n)}.
 
-Exact checks (Fractions / sympy; :mod:`bcdp.partial_dp_heavy_hitters`):
+Exact checks (Fractions / sympy; :mod:`bcdp.partial.heavy_hitters`):
 1. Disjointness of the solution sets for the 1_i coordinate: with the printed distance ceil(2 nu n)
    the intervals [k - nu n, k + nu n] and [-nu n, nu n] overlap whenever 2 nu n is an integer (e.g.
    n = 10, nu = 1/10: f_hat = 1 solves both), so the sets are NOT disjoint; with ceil(3 nu n) they are
@@ -33,7 +33,7 @@ from fractions import Fraction
 import sympy
 
 from bcdp.claims import ClaimResult
-from bcdp.partial_dp_heavy_hitters import (packing_success_bound, thm16_packing_min_n, thm16_printed_bound,
+from bcdp.partial.heavy_hitters import (packing_success_bound, thm16_packing_min_n, thm16_printed_bound,
                                            thm16_printed_step)
 
 EPS_GRID = (Fraction(1, 100), Fraction(1, 10), Fraction(1, 2), Fraction(1), Fraction(2))

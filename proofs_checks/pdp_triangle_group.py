@@ -34,10 +34,10 @@ from fractions import Fraction
 import mpmath
 
 from bcdp.claims import ClaimResult
-from bcdp.notions import max_column_ratio
-from bcdp.partial_dp import dataset_domain, hamming, per_attribute_epsilon
-from bcdp.partial_dp_concentrated import INFINITY, d_infinity, d_star, one_record_pairs
-from bcdp.random_instances import random_mechanism, random_pmf
+from bcdp.bayesian.notions import max_column_ratio
+from bcdp.partial.pure import dataset_domain, hamming, per_attribute_epsilon
+from bcdp.partial.concentrated import INFINITY, d_infinity, d_star, one_record_pairs
+from bcdp.bayesian.random_instances import random_mechanism, random_pmf
 
 from ._common import keep, verdict
 from ._pdp_cdp_common import WDPS, compare, ds, parallel_rr, s, sum_mechanism

@@ -14,9 +14,9 @@ from __future__ import annotations
 from fractions import Fraction
 
 from bcdp import INFINITY, Mechanism, Prior, bdp_epsilon, ldp_epsilon
-from bcdp.bruteforce import bdp_ratio_bruteforce, ldp_ratio_bruteforce
+from bcdp.bayesian.bruteforce import bdp_ratio_bruteforce, ldp_ratio_bruteforce
 from bcdp.claims import ClaimResult
-from bcdp.parameters import ratio_at_most
+from bcdp.core.parameters import ratio_at_most
 
 from ._common import SQUARE, describe, example1_mechanism, enumerated_pairs, keep, random_pairs, rstr, verdict
 

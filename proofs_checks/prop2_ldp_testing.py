@@ -18,9 +18,9 @@ import sympy
 
 from bcdp import INFINITY, Mechanism, ldp_epsilon
 from bcdp.claims import ClaimResult
-from bcdp.hypothesis_testing import (TestPoint, all_tests, ldp_ratio_from_tests,
+from bcdp.bayesian.hypothesis_testing import (TestPoint, all_tests, ldp_ratio_from_tests,
                                      satisfies_testing_criterion)
-from bcdp.rational import log_of_ratio
+from bcdp.core.numbers import log_of_ratio
 
 from ._common import describe, enumerated_binary_mechanisms, keep, random_pairs, rstr, verdict
 

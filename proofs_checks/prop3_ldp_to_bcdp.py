@@ -19,7 +19,7 @@ import sympy
 
 from bcdp import Mechanism, Prior, ProductDomain, bcdp_vector, cdp_vector, ldp_epsilon
 from bcdp.claims import ClaimResult
-from bcdp.parameters import ratio_at_most
+from bcdp.core.parameters import ratio_at_most
 
 from ._common import describe, enumerated_pairs, keep, random_pairs, random_pairs_split, vec_str, verdict
 

@@ -2,7 +2,7 @@
 
 For a finite mechanism with exact c = cdp_vector, q = coordinate_dependence (eq. 13) and
 eps = ldp_epsilon, every c_i is log of a rational, so the Prop. 4 bounds are logs of rationals
-(:func:`bcdp.cdp_to_bcdp.prop4_bound_ratios`) and the comparison with the exact bcdp_vector is
+(:func:`bcdp.bayesian.cdp_to_bcdp.prop4_bound_ratios`) and the comparison with the exact bcdp_vector is
 exact.  Also checked: the sympy form :func:`prop4_bcdp_bound` equals the log of those ratios, and
 the bound is attained by d redundant copies of one bit (q = 1), where delta_i = sum_j c_j
 (paper, Sec. 3.4 after Prop. 4).
@@ -15,10 +15,10 @@ from fractions import Fraction
 import sympy
 
 from bcdp import Mechanism, Prior, ProductDomain, bcdp_vector, cdp_vector, coordinate_dependence, ldp_epsilon
-from bcdp.cdp_to_bcdp import prop4_bcdp_bound, prop4_bound_ratios
+from bcdp.bayesian.cdp_to_bcdp import prop4_bcdp_bound, prop4_bound_ratios
 from bcdp.claims import ClaimResult
-from bcdp.examples import independent_randomized_response
-from bcdp.rational import INFINITY
+from bcdp.bayesian.examples import independent_randomized_response
+from bcdp.core.numbers import INFINITY
 
 from ._common import describe, keep, random_pairs_split, rstr, verdict
 

@@ -14,10 +14,10 @@ from fractions import Fraction
 
 import sympy
 
-from bcdp.cdp_to_bcdp import prop4_bcdp_bound, prop6_condition_holds, prop6_matrix
-from bcdp.certified import compare, to_float
+from bcdp.bayesian.cdp_to_bcdp import prop4_bcdp_bound, prop6_condition_holds, prop6_matrix
+from bcdp.core.intervals import compare, to_float
 from bcdp.claims import ClaimResult
-from bcdp.symbolic import prop6_concavity
+from bcdp.bayesian.symbolic import prop6_concavity
 
 from ._common import keep, verdict
 

@@ -5,7 +5,7 @@
    and that delta-form equals exp((alpha-1)(r-eps)) (1/alpha)(1-1/alpha)^{alpha-1} (thesis Lemma 2.1.3).
 2. Soundness on the Gaussian mechanism: for mu = Delta/sigma and delta on a grid, the certified eps of
    each conversion (Mironov Prop. 3, CKS Prop. 12, Asoodeh et al.), optimised over real alpha and
-   re-evaluated with interval arithmetic (bcdp.rdp_conversion), is >= the exact eps(delta) of the
+   re-evaluated with interval arithmetic (bcdp.accounting.conversion), is >= the exact eps(delta) of the
    analytic Gaussian curve (Balle & Wang 2018, Thm. 8: delta(eps) = Phi(mu/2 - eps/mu) - e^eps
    Phi(-mu/2 - eps/mu)), computed here by bisection at 50 digits.  Also on T-fold randomized response
    against its exact privacy profile (binomial sum).
@@ -19,7 +19,7 @@ import mpmath as mp
 import sympy
 
 from bcdp.claims import ClaimResult
-from bcdp.rdp_conversion import (METHODS, gaussian_rdp, randomized_response_rdp, rdp_to_dp, zcdp_to_dp)
+from bcdp.accounting.conversion import (METHODS, gaussian_rdp, randomized_response_rdp, rdp_to_dp, zcdp_to_dp)
 
 from ._common import verdict
 

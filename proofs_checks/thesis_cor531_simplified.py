@@ -12,7 +12,7 @@ The corollary says "we can simplify the bound in (5.4) to" (5.5), and App. D.1 p
   2 nbar E = 144 e^{0.001} = 144.144 < 145.
 
 So (5.5) does not follow from (5.4) as printed.  Correction: with the refined tail of
-:func:`bcdp.shuffle_bounds.thm531_upper` (``tail="refined"``: (E_0 - 1) e^{-(n-1)/(8E)},
+:func:`bcdp.shuffle.bounds.thm531_upper` (``tail="refined"``: (E_0 - 1) e^{-(n-1)/(8E)},
 E_0 <= (E^alpha + E^{1-alpha})/(E+1), which the proof of (5.14) supports because E_m >= 1),
 (5.4)-refined <= (5.5) on every admissible grid point below (a computed check over the stated
 range, not a proof), and (5.5) itself is >= the exact shuffled-2RR RDP (both directions of the
@@ -27,7 +27,7 @@ from fractions import Fraction
 
 import mpmath
 
-from bcdp import shuffle_bounds as sb
+from bcdp.shuffle import bounds as sb
 from bcdp.claims import ClaimResult
 
 from ._common import keep

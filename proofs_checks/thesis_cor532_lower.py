@@ -24,9 +24,9 @@ from math import comb
 
 import mpmath
 
-from bcdp import shuffle_bounds as sb
+from bcdp.shuffle import bounds as sb
 from bcdp.claims import ClaimResult
-from bcdp.shuffle_symbolic import bernoulli_central_moments_nonnegative
+from bcdp.shuffle.symbolic import bernoulli_central_moments_nonnegative
 
 from ._common import keep
 from ._shuffle_common import s

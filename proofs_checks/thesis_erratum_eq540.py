@@ -19,7 +19,7 @@ from fractions import Fraction
 from math import comb
 
 from bcdp.claims import ClaimResult
-from bcdp.shuffle_symbolic import ratio_identity_540
+from bcdp.shuffle.symbolic import ratio_identity_540
 
 from ._common import keep
 

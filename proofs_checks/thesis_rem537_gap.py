@@ -16,7 +16,7 @@ from fractions import Fraction
 
 import mpmath
 
-from bcdp import shuffle_bounds as sb
+from bcdp.shuffle import bounds as sb
 from bcdp.claims import ClaimResult
 
 from ._common import keep

@@ -1,5 +1,5 @@
 """Thesis Sec. 5.5 (Figs 5.5, 5.6): the general subsampled-RDP transforms [WBK19 Thm 9] and
-[ZW19 Thm 6] applied to the shuffle model, against the exact laws of ``bcdp.shuffle_exact``.
+[ZW19 Thm 6] applied to the shuffle model, against the exact laws of ``bcdp.shuffle.exact``.
 
 Instances: binary RR (e^{eps0} in {2, 8}) and seeded random 3-input eps0-LDP kernels
 (e^{eps0} in {3, 3/2}); n in {2, 3, 4}; alpha in {2, 3, 4}.  "Exact" = the sup over every
@@ -8,7 +8,7 @@ values, so both directions), computed from the exact Fraction laws (integer-orde
 are exact Fractions; only the final log is taken in mpmath at 60 digits).
 
 Parts (each counted in the evidence):
- A. identity (*) of ``bcdp.subsampled_rdp``: the Poisson(gamma)-subsampled moment equals
+ A. identity (*) of ``bcdp.accounting.subsampling``: the Poisson(gamma)-subsampled moment equals
     sum_t Bin(n, gamma)(t) x (t-of-n uniformly subsampled moment), exactly (Fractions), per pair;
  B. [WBK19 Thm 9] with the exact shuffled RDP of k reports as base and eps(inf) = eps0 is >= the
     exact k-of-n uniformly subsampled RDP; its bad twins (``sr.WBK19_VARIANTS``: "exponent_j_minus_2"
@@ -34,7 +34,7 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 
-from bcdp import subsampled_rdp as sr
+from bcdp.accounting import subsampling as sr
 from bcdp.claims import ClaimResult
 
 from ._common import keep
@@ -44,7 +44,7 @@ SEED = 5505
 ALPHAS = (2, 3, 4)
 TOL = mpmath.mpf(10) ** -40
 PROVENANCE_CAVEAT = ("[WBK19 Thm 9] and [ZW19 Thm 6] are not in the project's source papers "
-                     "(/work/shared/papers/); bcdp.subsampled_rdp.wbk19_thm9 / zw19_thm6 were written from "
+                     "(/work/shared/papers/); bcdp.accounting.subsampling.wbk19_thm9 / zw19_thm6 were written from "
                      "memory of the published statements, not checked against the original PDFs.  Part D's "
                      "erratum (and part B's confirmation) hold for the formulas as implemented; a transcription "
                      "error in zw19_thm6 would change part D.")

@@ -1,6 +1,6 @@
 """Thesis Thm 5.3.1 (5.4): Upper Bound 1 >= the exact RDP of shuffled eps0-LDP mechanisms.
 
-Instances (``_shuffle_instances``; exact values from ``bcdp.shuffle_exact``): random K-ary
+Instances (``_shuffle_instances``; exact values from ``bcdp.shuffle.exact``): random K-ary
 eps0-LDP kernels with random datasets (both directions), K-ary randomized response (the worst
 pair over every neighbouring pair of 3-RR at n = 5, 8 and the extreme pair at n = 25: 3-RR can
 exceed the binary value), and shuffled 2RR (sup over all pairs and both directions for n <= 1000,
@@ -8,7 +8,7 @@ the extreme pair in both directions for n = 10^4..10^6).  Every value must be <=
 nbar = floor((n-1)/(2E)) + 1.
 
 Also recorded: where (5.4) exceeds eps0 (a valid but vacuous bound; ``cap=True`` clips it), and
-the refined-tail variant (not in the thesis; module doc of bcdp.shuffle_bounds) on the same
+the refined-tail variant (not in the thesis; module doc of bcdp.shuffle.bounds) on the same
 instances.
 
 Ambiguity settled (extraction lost the bar): "n" in the first two terms is nbar.  The reading
@@ -26,7 +26,7 @@ from fractions import Fraction
 
 import mpmath
 
-from bcdp import shuffle_bounds as sb
+from bcdp.shuffle import bounds as sb
 from bcdp.claims import ClaimResult
 
 from ._common import keep

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import mpmath
 
-from bcdp import shuffle_bounds as sb
+from bcdp.shuffle import bounds as sb
 from bcdp.claims import ClaimResult
 
 from ._common import keep

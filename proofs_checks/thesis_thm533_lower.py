@@ -1,7 +1,7 @@
 """Thesis Thm 5.3.3 (5.9): the lower bound is the exact shuffled-2RR divergence in one direction.
 
-(5.9), evaluated from exact binomial central moments (``bcdp.shuffle_bounds.thm533_lower``), is
-compared with the exact oracle ``bcdp.shuffle_exact.rr_pair_rdp_mp`` (a different computation:
+(5.9), evaluated from exact binomial central moments (``bcdp.shuffle.bounds.thm533_lower``), is
+compared with the exact oracle ``bcdp.shuffle.exact.rr_pair_rdp_mp`` (a different computation:
 windowed sum of r(k)^alpha over Bin(n, p) with a rigorous tail bound) for D = 0^n, D' = 0^{n-1}1:
 it equals D_alpha(M(D') || M(D)) ("DprimeD") to 45+ digits, n from 1 to 10^5.  The reverse
 direction D_alpha(M(D) || M(D')) is strictly larger at every tested point with n >= 2 (n = 1:
@@ -20,7 +20,7 @@ from fractions import Fraction
 
 import mpmath
 
-from bcdp import shuffle_bounds as sb
+from bcdp.shuffle import bounds as sb
 from bcdp.claims import ClaimResult
 
 from ._common import keep

@@ -6,7 +6,7 @@ eps0-LDP kernels (every ordered pair of inputs), m = 1..8, alpha in {2, 3, 4, 6}
 <= (5.13) and <= (5.16).  At alpha = 2 the moment is 1 + chi^2(p'||p)/m (Lemma 5.3.4(2)) and for
 2RR it equals (5.13) exactly: 1 + (E-1)^2/(mE) (Lemma 5.3.5 attained; exact Fractions).
 Lemma 5.3.5: sup over eps0-LDP pairs of sum_j p'_j^2/p_j - 1 = (E-1)^2/E -- sympy (vertex value
-and 2RR value, ``bcdp.shuffle_symbolic.chi_square_lemma535``) and exact Fractions on every pair
+and 2RR value, ``bcdp.shuffle.symbolic.chi_square_lemma535``) and exact Fractions on every pair
 of rows of the random kernels (never above it).
 """
 
@@ -17,9 +17,9 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 
-from bcdp import shuffle_bounds as sb
+from bcdp.shuffle import bounds as sb
 from bcdp.claims import ClaimResult
-from bcdp.shuffle_symbolic import chi_square_lemma535
+from bcdp.shuffle.symbolic import chi_square_lemma535
 
 from ._common import keep
 from ._shuffle_common import exact_api, s

@@ -25,9 +25,9 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 
-from bcdp import shuffle_bounds as sb
+from bcdp.shuffle import bounds as sb
 from bcdp.claims import ClaimResult
-from bcdp.shuffle_symbolic import upsilon_identity
+from bcdp.shuffle.symbolic import upsilon_identity
 
 from ._common import keep
 from ._shuffle_common import exact_api, s

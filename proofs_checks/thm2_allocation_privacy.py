@@ -15,9 +15,9 @@ from fractions import Fraction
 
 import sympy
 
-from bcdp.allocation import allocate_budgets
-from bcdp.cdp_to_bcdp import prop4_bcdp_bound
-from bcdp.certified import compare
+from bcdp.bayesian.allocation import allocate_budgets
+from bcdp.bayesian.cdp_to_bcdp import prop4_bcdp_bound
+from bcdp.core.intervals import compare
 from bcdp.claims import ClaimResult
 
 from ._common import keep, verdict

@@ -2,11 +2,11 @@
 
 Mechanism 1 with the eq. (16) budgets, run with a finite-output b-LDP channel per stage
 (randomized response over the sub-vector, ``"rr"``, or coordinate-wise binary RR with budget b/m,
-``"coordinate_rr"``; :mod:`bcdp.mmean_finite`), is enumerated on {v0, v1}^d for d = 3, 4: the
+``"coordinate_rr"``; :mod:`bcdp.bayesian.mmean_finite`), is enumerated on {v0, v1}^d for d = 3, 4: the
 joint release (Y^1, ..., Y^d) of eq. (61) has 2^(d(d+1)/2) outputs.  By Prop. 5 the estimate
 nu_hat (a function of the joint release) is at least as private, so the joint release is what the
 theorem's proof bounds and what is checked here.  Its LDP epsilon and BCDP vector are computed at
-60 digits by :mod:`bcdp.highprec` (the reductions R1-R2 of :mod:`bcdp.notions`, transcribed to
+60 digits by :mod:`bcdp.bayesian.highprec` (the reductions R1-R2 of :mod:`bcdp.bayesian.notions`, transcribed to
 mpmath and tested against the Fraction engine to 50 digits).
 
 Families: (a) the correlated prior of App. B.1 (``Prior.correlated_bits``, values -1/+1 as in the
@@ -37,11 +37,11 @@ import mpmath
 import sympy
 
 from bcdp import Prior, ProductDomain, coordinate_dependence
-from bcdp import highprec as hp
-from bcdp.allocation import allocate_budgets, sorted_order
+from bcdp.bayesian import highprec as hp
+from bcdp.bayesian.allocation import allocate_budgets, sorted_order
 from bcdp.claims import ClaimResult
-from bcdp.mmean_finite import mmean_for_allocation, mmean_joint_kernel
-from bcdp.random_instances import random_pmf
+from bcdp.bayesian.mmean_finite import mmean_for_allocation, mmean_joint_kernel
+from bcdp.bayesian.random_instances import random_pmf
 
 from ._common import verdict
 

@@ -15,11 +15,11 @@ from fractions import Fraction
 
 import sympy
 
-from bcdp.allocation import allocate_budgets
-from bcdp.cdp_to_bcdp import prop4_bcdp_bound
-from bcdp.certified import compare
+from bcdp.bayesian.allocation import allocate_budgets
+from bcdp.bayesian.cdp_to_bcdp import prop4_bcdp_bound
+from bcdp.core.intervals import compare
 from bcdp.claims import ClaimResult
-from bcdp.variants import allocation_exact_strict, allocation_public_code_float
+from bcdp.bayesian.variants import allocation_exact_strict, allocation_public_code_float
 
 DELTA = ["0.2", "0.2"] + ["2"] * 8
 

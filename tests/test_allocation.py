@@ -7,12 +7,12 @@ import pytest
 import sympy
 from hypothesis import given, settings, strategies as st
 
-from bcdp.allocation import (allocate_budgets, min_delta_baseline, mse_bound_eq17, mse_objective,
+from bcdp.bayesian.allocation import (allocate_budgets, min_delta_baseline, mse_bound_eq17, mse_objective,
                              mse_objective_float)
-from bcdp.cdp_to_bcdp import prop4_bcdp_bound
-from bcdp.certified import compare, to_float
+from bcdp.bayesian.cdp_to_bcdp import prop4_bcdp_bound
+from bcdp.core.intervals import compare, to_float
 from bcdp.cli import main
-from bcdp.variants import allocation_exact_strict, allocation_public_code_float
+from bcdp.bayesian.variants import allocation_exact_strict, allocation_public_code_float
 
 rationals = st.fractions(min_value=0, max_value=3, max_denominator=20)
 

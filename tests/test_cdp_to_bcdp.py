@@ -9,11 +9,11 @@ import sympy
 from hypothesis import given, settings, strategies as st
 
 from bcdp import bcdp_vector, cdp_vector, coordinate_dependence, ldp_epsilon
-from bcdp.cdp_to_bcdp import (prop4_bcdp_bound, prop4_bcdp_bound_float, prop4_bound_ratios,
+from bcdp.bayesian.cdp_to_bcdp import (prop4_bcdp_bound, prop4_bcdp_bound_float, prop4_bound_ratios,
                               prop4_ldp_bound, prop6_condition_holds, prop6_matrix)
-from bcdp.certified import compare, to_float
-from bcdp.rational import INFINITY
-from bcdp.symbolic import corollary1_c, corollary1_regime, corollary1_threshold, prop6_concavity
+from bcdp.core.intervals import compare, to_float
+from bcdp.core.numbers import INFINITY
+from bcdp.bayesian.symbolic import corollary1_c, corollary1_regime, corollary1_threshold, prop6_concavity
 
 from strategies import instance
 

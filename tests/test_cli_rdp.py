@@ -9,7 +9,7 @@ import pytest
 from scipy.stats import binom
 
 from bcdp.cli import main
-from bcdp.shuffle_exact import rr_pair_over_j_mp
+from bcdp.shuffle.exact import rr_pair_over_j_mp
 
 
 def run(capsys, *argv):

@@ -9,7 +9,7 @@ import sympy
 
 from bcdp import (InvalidInputError, Mechanism, Prior, ProductDomain, compose, post_process,
                   post_process_kernel, to_fraction)
-from bcdp.rational import FloatRefusedError, log_of_ratio
+from bcdp.core.numbers import FloatRefusedError, log_of_ratio
 
 
 def test_to_fraction_exact_forms():
@@ -124,7 +124,7 @@ def test_post_process_merges_outputs():
 
 def test_ratio_to_float_log_keeps_relative_precision():
     import mpmath
-    from bcdp.rational import ratio_to_float_log
+    from bcdp.core.numbers import ratio_to_float_log
 
     for r in (F(10**300 + 1, 10**300), F(3 * 10**200 + 7, 10**200), F(1, 3), F(5), F(2**1000 + 1, 2**1000)):
         with mpmath.workdps(400):  # enough digits to resolve 1 + 1e-300

@@ -1,4 +1,4 @@
-"""Property tests: the float64 fast path (bcdp.fast) against the exact engine (bcdp.notions).
+"""Property tests: the float64 fast path (bcdp.bayesian.fast) against the exact engine (bcdp.bayesian.notions).
 
 Instances are exact (Fractions built from hypothesis-drawn integers, with zeros, zero columns,
 priors without full support and tiny entries c * 2**-k, k <= 900); the fast path receives their
@@ -19,10 +19,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bcdp import fast, notions
-from bcdp.hypothesis_testing import all_tests, neyman_pearson_curve, smallest_delta_ratio
-from bcdp.rational import INFINITY
-from bcdp.spaces import Mechanism, Prior, ProductDomain
+from bcdp.bayesian import fast
+from bcdp.bayesian import notions
+from bcdp.bayesian.hypothesis_testing import all_tests, neyman_pearson_curve, smallest_delta_ratio
+from bcdp.core.numbers import INFINITY
+from bcdp.core.spaces import Mechanism, Prior, ProductDomain
 from strategies import small_domain
 
 REL, ABS = 1e-9, 1e-12

@@ -14,7 +14,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bcdp.fig3 import (METHODS, N_USERS, Q_GRID, budgets_for, mean_estimate, run_trial,
+from bcdp.repro.fig3 import (METHODS, N_USERS, Q_GRID, budgets_for, mean_estimate, run_trial,
                        sample_correlated_signs, summary_rows)
 
 TABLES = Path(__file__).resolve().parents[1] / "tables"
@@ -71,7 +71,7 @@ def test_baseline_is_single_stage():
     b = budgets_for(Fraction(1, 2))
     assert b.baseline == (0.2,) * 10
     # one stage with budget 0.2 on the full vector: the estimate is Pi(mean of Mechanism 2 outputs)
-    from bcdp.mechanisms import duchi_l2, project_box
+    from bcdp.bayesian.mechanisms import duchi_l2, project_box
 
     x = sample_correlated_signs(np.random.default_rng(1), 1000, 10, 0.5)
     a = mean_estimate(x, b.baseline, np.random.default_rng(2))

@@ -1,4 +1,4 @@
-"""bcdp.highprec (mpmath twins of the exact engine) and bcdp.mmean_finite against exact Fractions.
+"""bcdp.bayesian.highprec (mpmath twins of the exact engine) and bcdp.bayesian.mmean_finite against exact Fractions.
 
 * On random rational instances (zeros and 2^-k entries included) every value of the mpmath engine
   at 60 digits equals the Fraction engine's exact value to 50 digits, infinities included, and
@@ -22,11 +22,11 @@ from hypothesis import given, settings
 
 from bcdp import (Mechanism, Prior, ProductDomain, bcdp_vector, bdp_epsilon, cdp_vector, compose,
                   conditional_output_laws, ldp_epsilon)
-from bcdp import highprec as hp
-from bcdp.allocation import allocate_budgets
-from bcdp.mmean_finite import mmean_for_allocation, mmean_joint_kernel, stage_budgets
-from bcdp.random_instances import random_instance
-from bcdp.rational import INFINITY
+from bcdp.bayesian import highprec as hp
+from bcdp.bayesian.allocation import allocate_budgets
+from bcdp.bayesian.mmean_finite import mmean_for_allocation, mmean_joint_kernel, stage_budgets
+from bcdp.bayesian.random_instances import random_instance
+from bcdp.core.numbers import INFINITY
 
 from strategies import instance
 
@@ -201,7 +201,7 @@ def test_mmean_ldp_is_c_d_and_rr_cdp_is_c_in_original_order(channel):
 
 
 def test_check_module_runs_and_confirms():
-    from proofs_checks.thm2_privacy_enumeration import evaluate
+    from bcdp.checks.thm2_privacy_enumeration import evaluate
     rec = evaluate(3, "rr", Prior.correlated_bits(3, 1, values=(-1, 1)), ["0.2", "0.2", "2"], "2",
                    Fraction(1), Fraction(1), (-1, 1))
     assert rec["ties"] == [0, 1] and rec["ties_exact_at_120dps"] and not rec["violation"]

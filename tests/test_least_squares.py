@@ -19,13 +19,13 @@ import numpy as np
 import pytest
 from scipy.optimize import minimize
 
-from bcdp.allocation import allocate_budgets
-from bcdp.certified import to_float
-from bcdp.least_squares import (Quadratic, asymptotic_excess_risk, excess_risk_samples,
+from bcdp.bayesian.allocation import allocate_budgets
+from bcdp.core.intervals import to_float
+from bcdp.bayesian.least_squares import (Quadratic, asymptotic_excess_risk, excess_risk_samples,
                                 least_squares_objective, m_mean_moments, private_least_squares,
                                 privatize_twice, surrogate_from_copies, surrogate_mean,
                                 surrogate_objective, surrogate_variance, trust_region_subproblem)
-from bcdp.mechanisms import duchi_l2, m_mean
+from bcdp.bayesian.mechanisms import duchi_l2, m_mean
 
 Z = 5.5
 BERNSTEIN_FAIL = 1e-7
@@ -326,7 +326,7 @@ def test_m_mean_moment_formulas_against_monte_carlo():
     np.testing.assert_allclose(mean[0], x[0], rtol=1e-14)
     N = 400_000
     nu = m_mean(np.repeat(x, N, axis=0), c, np.random.default_rng(11))
-    from bcdp.mechanisms import duchi_l2_constant, stage_budgets
+    from bcdp.bayesian.mechanisms import duchi_l2_constant, stage_budgets
     inc = stage_budgets(c)
     Bmax = max(duchi_l2_constant(3 - k, inc[k], math.sqrt(3 - k)) for k in range(3) if inc[k] > 0)
     assert np.max(np.abs(nu.mean(axis=0) - x[0])) <= hoeffding(Bmax, N)

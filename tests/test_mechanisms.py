@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 import sympy
 
-from bcdp.mechanisms import (duchi_l2, duchi_l2_constant, m_mean, paper_weights, private_mean,
+from bcdp.bayesian.mechanisms import (duchi_l2, duchi_l2_constant, m_mean, paper_weights, private_mean,
                              project_box, stage_budgets)
-from bcdp.mechanisms_theory import constant_paper, constant_unbiased
+from bcdp.bayesian.mechanisms_theory import constant_paper, constant_unbiased
 
 FAIL = 1e-9
 
@@ -148,7 +148,7 @@ def test_private_mean_projects():
 
 
 def test_sum_sampler_is_the_sum_of_the_row_sampler():
-    from bcdp.mechanisms import duchi_l2_sum
+    from bcdp.bayesian.mechanisms import duchi_l2_sum
 
     x = np.random.default_rng(1).uniform(-0.3, 0.3, (500, 4))
     rows = duchi_l2(x, 0.8, 1.0, np.random.default_rng(42))

@@ -1,10 +1,10 @@
-"""The best allocation (bcdp.optimal_allocation) against brute force, Theorem 2 and its own bounds.
+"""The best allocation (bcdp.bayesian.optimal_allocation) against brute force, Theorem 2 and its own bounds.
 
 (a) d = 2, 3: a fine grid over the feasible set (parametrised without the module's group
     reduction) plus local refinement; the returned point must be <= brute force (+ tiny) and the
     certified lower bound <= brute force.
 (b) random instances (hypothesis): the rational point is feasible (checked exactly here, with
-    bcdp.certified.compare) and no worse than Theorem 2 with zeta = 1/2 and zeta = (1 + q)/2.
+    bcdp.core.intervals.compare) and no worse than Theorem 2 with zeta = 1/2 and zeta = (1 + q)/2.
 (c) lower_bound <= objective_upper, and lower_bound <= F at random feasible points.
 """
 
@@ -22,9 +22,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scipy.optimize import minimize
 
-from bcdp.allocation import allocate_budgets, min_delta_baseline, mse_objective_float
-from bcdp.certified import compare
-from bcdp.optimal_allocation import OptimalAllocation, optimal_allocation
+from bcdp.bayesian.allocation import allocate_budgets, min_delta_baseline, mse_objective_float
+from bcdp.core.intervals import compare
+from bcdp.bayesian.optimal_allocation import OptimalAllocation, optimal_allocation
 
 FIG3_DELTA = ["0.2", "0.2"] + ["2"] * 8
 

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bcdp.cli import main
-from bcdp.parameters import LogRatioParameter
-from bcdp.rational import INFINITY
+from bcdp.core.parameters import LogRatioParameter
+from bcdp.core.numbers import INFINITY
 
 INF = float("inf")
 
@@ -128,7 +128,7 @@ def test_report_matches_brute_force(tmp_path_factory, seed, n, sizes, m, zero_pr
         sizes = [2, 2]
     doc = random_doc(random.Random(seed), n, sizes, m, zero_prob, subset)
     path = write(tmp_path_factory.mktemp("pa"), doc)
-    from bcdp.partial_audit import load_partial_audit_file, partial_audit_report
+    from bcdp.audit.partial import load_partial_audit_file, partial_audit_report
     rep = partial_audit_report(load_partial_audit_file(path))
     rows = [[Fraction(v) for v in row] for row in doc["kernel"]]
     per_attr, whole, profile = brute(as_tuples(doc["datasets"]), rows, len(sizes))

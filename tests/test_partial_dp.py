@@ -1,4 +1,4 @@
-"""bcdp.partial_dp against brute force over all pairs of datasets and all events (output subsets)."""
+"""bcdp.partial.pure against brute force over all pairs of datasets and all events (output subsets)."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from fractions import Fraction
 import pytest
 
 from bcdp import INFINITY, Mechanism, ProductDomain, cdp_vector
-from bcdp.partial_dp import (dataset_domain, hamming, minimal_nabla_ratios, nabla_dp_holds,
+from bcdp.partial.pure import (dataset_domain, hamming, minimal_nabla_ratios, nabla_dp_holds,
                              per_attribute_epsilon, per_attribute_matrix, to_dataset, to_point,
                              whole_record_epsilon)
-from bcdp.random_instances import random_mechanism
-from bcdp.spaces import InvalidInputError
+from bcdp.bayesian.random_instances import random_mechanism
+from bcdp.core.spaces import InvalidInputError
 
 SHAPES = [(1, 1), (1, 2), (2, 1), (1, 3), (2, 2)]
 
@@ -131,7 +131,7 @@ def test_nabla_against_bruteforce_and_subsets(n, d, mech):
 
 
 def test_rr_example_tight_and_matrix_equals_cdp():
-    from bcdp.examples import independent_randomized_response
+    from bcdp.bayesian.examples import independent_randomized_response
     mech = independent_randomized_response([Fraction(3, 4)] * 3)
     res = per_attribute_epsilon(mech, 1, 3)
     assert res.epsilon.ratio == 3

@@ -1,4 +1,4 @@
-"""Tests of bcdp.partial_dp_concentrated (Renyi divergences, certified D*, the nabla-CDP accountant).
+"""Tests of bcdp.partial.concentrated (Renyi divergences, certified D*, the nabla-CDP accountant).
 
 Every expected value is computed independently of the code under test: closed forms evaluated with
 mpmath at >= 60 digits (binary randomized response: D* = KL = eps tanh(eps/2), partial DP digest
@@ -19,13 +19,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bcdp import Mechanism
-from bcdp.partial_dp import dataset_domain, hamming
-from bcdp.partial_dp_concentrated import (INFINITY, d_infinity, d_star, kl_divergence, kl_divergence_exact,
+from bcdp.partial.pure import dataset_domain, hamming
+from bcdp.partial.concentrated import (INFINITY, d_infinity, d_star, kl_divergence, kl_divergence_exact,
                                           nabla_cdp_holds, per_attribute_cdp_epsilon, renyi_divergence,
                                           renyi_divergence_exact, renyi_moment_exact, whole_record_zcdp)
-from bcdp.rational import FloatRefusedError
-from bcdp.spaces import InvalidInputError
-from proofs_checks._pdp_cdp_common import parallel_rr  # builds the input only; expected values stay closed forms
+from bcdp.core.numbers import FloatRefusedError
+from bcdp.core.spaces import InvalidInputError
+from bcdp.checks._pdp_cdp_common import parallel_rr  # builds the input only; expected values stay closed forms
 
 from strategies import exact_pmf
 
@@ -298,7 +298,7 @@ def test_bad_twin_additive_triangle_fails_on_gaussian_chain():
 
 def test_bad_twin_linear_prop8_fails_on_sum_mechanism():
     """Prop. 8 needs d^2: rho <= d eps0^2 / 2 (linear in d) is violated by a sum mechanism."""
-    from proofs_checks._pdp_cdp_common import sum_mechanism
+    from bcdp.checks._pdp_cdp_common import sum_mechanism
     d = 3
     mech = sum_mechanism(d, 2, lambda t: F(1, 2 ** (t * t)))
     eps0 = per_attribute_cdp_epsilon(mech, 1, d)
@@ -310,7 +310,7 @@ def test_bad_twin_linear_prop8_fails_on_sum_mechanism():
 
 def test_bad_twin_max_composition_fails():
     """Lemma 9 CDP needs sqrt(eps1^2 + eps2^2): max(eps1, eps2) fails for two independent RR runs."""
-    from bcdp.spaces import compose
+    from bcdp.core.spaces import compose
     m = parallel_rr(F(3, 4), 1)
     both = compose(m, m)
     r1 = d_star(m.kernel[0], m.kernel[1])
@@ -337,7 +337,7 @@ def test_near_equal_rows_get_enough_digits(k):
 def test_interval_arithmetic_recheck_accepts_certificates_and_rejects_bad_ones():
     """d_star re-checks its certificate with mpmath.iv (outward rounding); the re-check must fail
     for an upper end below D* and for a lower end above it (so it can fail)."""
-    from bcdp.partial_dp_concentrated import _verify_with_intervals
+    from bcdp.partial.concentrated import _verify_with_intervals
     P, Q = (F(1, 100), F(99, 100)), (F(1, 10 ** 6), 1 - F(1, 10 ** 6))
     res = d_star(P, Q)
     assert res.interval_verified is True

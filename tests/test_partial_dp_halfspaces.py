@@ -1,4 +1,4 @@
-"""bcdp.partial_dp_halfspaces (partial DP paper, Sec. 6) against independent computations."""
+"""bcdp.partial.halfspaces (partial DP paper, Sec. 6) against independent computations."""
 
 from __future__ import annotations
 
@@ -13,8 +13,8 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bcdp.partial_dp import per_attribute_epsilon
-from bcdp.partial_dp_halfspaces import (LABELS, ball_mixed, compose_after_label_rr, cube, decision_distance,
+from bcdp.partial.pure import per_attribute_epsilon
+from bcdp.partial.halfspaces import (LABELS, ball_mixed, compose_after_label_rr, cube, decision_distance,
                                         em_epsilon_ratio, em_feature_epsilon_certified, em_probabilities_mp,
                                         em_scores, empirical_robust_error, empirical_smoothed_loss,
                                         exponential_mechanism_exact, halfspace, integer_halfspaces,
@@ -22,8 +22,8 @@ from bcdp.partial_dp_halfspaces import (LABELS, ball_mixed, compose_after_label_
                                         lemma21_symbolic_derivation, lemma23_minimal_radius, lemma23_step_holds,
                                         loss_lcm, mixed_ball_probability, robust_error, rr_label_distribution,
                                         sample_and_label_epsilons, sample_exponential_mechanism, smoothed_loss)
-from bcdp.rational import INFINITY, FloatRefusedError
-from bcdp.spaces import InvalidInputError, Mechanism
+from bcdp.core.numbers import INFINITY, FloatRefusedError
+from bcdp.core.spaces import InvalidInputError, Mechanism
 
 
 # -- strategies: arbitrary labellings (not only halfspaces) and distributions ------------------------

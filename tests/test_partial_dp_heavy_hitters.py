@@ -19,7 +19,7 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bcdp.partial_dp_heavy_hitters import (
+from bcdp.partial.heavy_hitters import (
     DPS, FloatRefusedError, InvalidInputError, accept_probability, apply_symmetry, as_counter,
     enumerate_transcripts_d4, example_pair_from_counts, hh_params, inclusion_law, laplace_histogram_epsilon,
     laplace_tail, lemma28_bound, max_log_ratio_d4, max_log_ratio_d4_bruteforce, neighbouring_pairs_up_to_symmetry,

@@ -1,4 +1,4 @@
-"""bcdp.partial_dp_mwem (partial DP paper, Algorithm 1, Thm 12, Lemma 13) against independent
+"""bcdp.partial.mwem (partial DP paper, Algorithm 1, Thm 12, Lemma 13) against independent
 computations: itertools enumeration, hand-derived closed forms, mpmath at 60 digits, sympy
 algebra, and statistical bounds with stated false-failure rates."""
 
@@ -15,15 +15,15 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bcdp.partial_dp_mwem import (ScoreSensitivities, conjunction_workload, disjoint_tuples,
+from bcdp.partial.mwem import (ScoreSensitivities, conjunction_workload, disjoint_tuples,
                                   e3_joint_round_slack, e3_joint_round_slack_numeric, e3_symmetric_slack,
                                   joint_round_slack,
                                   exponential_mechanism_probabilities, lemma13_slack, lemma13_slack_mp,
                                   max_disjoint_average_error, partial_mwem, sample_exponential_mechanism,
                                   score_sensitivities, thm12_accounting, thm12_accuracy_rhs)
-from bcdp.partial_dp_projection_mechanism import empirical_bernstein_lower
-from bcdp.rational import FloatRefusedError
-from bcdp.spaces import InvalidInputError
+from bcdp.partial.projection_mechanism import empirical_bernstein_lower
+from bcdp.core.numbers import FloatRefusedError
+from bcdp.core.spaces import InvalidInputError
 
 
 def test_workload_and_disjoint_tuples_against_itertools():

@@ -1,7 +1,7 @@
-"""bcdp.partial_dp_projection_mechanism (partial DP paper, Thm 11, L500-L549) against independent
+"""bcdp.partial.projection_mechanism (partial DP paper, Thm 11, L500-L549) against independent
 oracles: an exact Fraction active-set enumeration of the projection, the variational-inequality
 certificate, a sympy derivation of the Gaussian D*, the brute-force diameters of
-bcdp.partial_dp_projection, and a statistical bound with a stated false-failure rate."""
+bcdp.partial.projection, and a statistical bound with a stated false-failure rate."""
 
 from __future__ import annotations
 
@@ -14,14 +14,14 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bcdp.partial_dp_projection import diameters, workload
-from bcdp.partial_dp_projection_mechanism import (ProjectionMechanism, box_clip_projection,
+from bcdp.partial.projection import diameters, workload
+from bcdp.partial.projection_mechanism import (ProjectionMechanism, box_clip_projection,
                                                    certifies_projection, dataset_sensitivities,
                                                    empirical_bernstein_lower, exact_hull_projection,
                                                    gaussian_dstar, hull_projection, nearest_vertex,
                                                    projection_privacy, utility_bound, vi_residual)
-from bcdp.rational import FloatRefusedError
-from bcdp.spaces import InvalidInputError
+from bcdp.core.numbers import FloatRefusedError
+from bcdp.core.spaces import InvalidInputError
 
 SMALL = [("conjunction", 2, 1), ("conjunction", 3, 2), ("parity", 3, 2), ("parity", 3, 1), ("conjunction", 3, 1)]
 

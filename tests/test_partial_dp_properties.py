@@ -14,8 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bcdp import INFINITY, Mechanism
-from bcdp.partial_dp import dataset_domain, hamming, per_attribute_epsilon, whole_record_epsilon
-from proofs_checks.pdp_composition import le, mul, parallel, rmax, sequential
+from bcdp.partial.pure import dataset_domain, hamming, per_attribute_epsilon, whole_record_epsilon
+from bcdp.checks.pdp_composition import le, mul, parallel, rmax, sequential
 
 from strategies import exact_pmf
 from test_partial_dp import brute, event_ratio, one_attribute, one_record

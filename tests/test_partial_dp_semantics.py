@@ -1,4 +1,4 @@
-"""bcdp.partial_dp_semantics (partial DP paper, Props. 26-27) against independent computations."""
+"""bcdp.partial.semantics (partial DP paper, Props. 26-27) against independent computations."""
 
 from __future__ import annotations
 
@@ -12,12 +12,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bcdp import Mechanism, Prior
-from bcdp.partial_dp import dataset_domain, per_attribute_epsilon
-from bcdp.partial_dp_semantics import (blank_dataset, cells_of, mutual_information, posterior_of_cells,
+from bcdp.partial.pure import dataset_domain, per_attribute_epsilon
+from bcdp.partial.semantics import (blank_dataset, cells_of, mutual_information, posterior_of_cells,
                                        product_prior, prop26_bound, prop26_tv, prop27_bounds, total_variation,
                                        rr_row, xor_rr_counterexample, xor_rr_instance)
-from bcdp.rational import INFINITY
-from bcdp.spaces import InvalidInputError
+from bcdp.core.numbers import INFINITY
+from bcdp.core.spaces import InvalidInputError
 
 
 def rr_one_bit(keep: Fraction) -> Mechanism:

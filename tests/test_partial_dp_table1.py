@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import sympy as sp
 
-from bcdp import partial_dp_table1 as t1
-from bcdp.tables import REGISTRY
+from bcdp.partial import table1 as t1
+from bcdp.repro.tables import REGISTRY
 
 
 def test_registered_and_every_row_names_a_source():
@@ -36,11 +36,11 @@ def test_partial_beats_standard_for_marginals():
     assert sp.simplify(ratio - sp.sqrt(t1.k / t1.d)) == 0
 
 
-# -- Thm 11 sensitivities (bcdp.partial_dp_projection) --------------------------------------------
+# -- Thm 11 sensitivities (bcdp.partial.projection) --------------------------------------------
 
 from math import comb  # noqa: E402
 
-from bcdp.partial_dp_projection import diameters, parity_delta_sq_formula  # noqa: E402
+from bcdp.partial.projection import diameters, parity_delta_sq_formula  # noqa: E402
 
 
 def test_conjunction_diameters_match_paper_small_d():
@@ -67,13 +67,13 @@ def test_parity_formula_and_odd_k():
                 assert r.delta_sq == comb(d, k)
 
 
-# -- Thm 15 two-stage histogram (bcdp.partial_dp_histogram) ---------------------------------------
+# -- Thm 15 two-stage histogram (bcdp.partial.histogram) ---------------------------------------
 
 from collections import Counter  # noqa: E402
 
 import mpmath as mp  # noqa: E402
 
-from bcdp.partial_dp_histogram import corrected_params, lemma28_eps, max_log_ratio, printed_params  # noqa: E402
+from bcdp.partial.histogram import corrected_params, lemma28_eps, max_log_ratio, printed_params  # noqa: E402
 
 
 def test_corrected_lambda_meets_lemma28_at_half_eps():

@@ -1,4 +1,4 @@
-"""RDP / zCDP -> (eps, delta) conversions (bcdp.rdp_conversion).
+"""RDP / zCDP -> (eps, delta) conversions (bcdp.accounting.conversion).
 
 Every expected value is computed here independently with mpmath (50 digits): the delta-forms of
 the three conversion theorems, closed-form optima, the analytic Gaussian curve of Balle & Wang
@@ -18,8 +18,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bcdp import rdp_conversion as rc
-from bcdp.rdp_conversion import (CertifiedEpsilon, RdpConversionError, certify_at, epsilon_at, gaussian_rdp,
+from bcdp.accounting import conversion as rc
+from bcdp.accounting.conversion import (CertifiedEpsilon, RdpConversionError, certify_at, epsilon_at, gaussian_rdp,
                                  randomized_response_rdp, rdp_curve_from_arrays, rdp_curve_from_callable,
                                  rdp_to_dp, zcdp_rdp, zcdp_to_dp)
 

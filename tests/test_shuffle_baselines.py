@@ -1,4 +1,4 @@
-"""Tests of bcdp.shuffle_baselines: FMT21 clones (closed form, numerical) and KOV15 composition.
+"""Tests of bcdp.shuffle.baselines: FMT21 clones (closed form, numerical) and KOV15 composition.
 
 Every expected number is either published (tag [PUB] / [AUTHOR-CODE] / [HERE] as in
 shared/notes/anchors.md, or the thesis notes) or computed here by an independent brute force
@@ -28,11 +28,11 @@ from fractions import Fraction
 import mpmath
 import pytest
 
-from bcdp.shuffle_baselines import (OutsideValidityRange, advanced_composition, clone_pair_delta,
+from bcdp.shuffle.baselines import (OutsideValidityRange, advanced_composition, clone_pair_delta,
                                     clones_closed_form, clones_closed_form_cap,
                                     clones_kov_composition, clones_numerical, kov_closed_form,
                                     kov_delta, kov_optimal_composition)
-from proofs_checks.baseline_clones_and_kov import bf_clone_pair, half_unit, hockey
+from bcdp.checks.baseline_clones_and_kov import bf_clone_pair, half_unit, hockey
 
 README_BRACKET = (0.1675385583317841, 0.172790550755978)  # [PUB]
 README_CLOSED = 0.5378040242374512  # [PUB]
@@ -206,7 +206,7 @@ def test_clone_pair_delta_encloses_brute_force(n, eps0):
 def test_clone_pair_delta_with_truncated_support_of_C():
     # n = 250, eps0 = 1, tail_tol = 1e-12: the module sums C over a window and bounds the rest;
     # the brute force sums every c and every y, without thresholds or tails (30 digits).
-    from bcdp.shuffle_baselines import _clone_grid
+    from bcdp.shuffle.baselines import _clone_grid
     n, eps0, tail_tol = 250, 1.0, 1e-12
     grid = _clone_grid(eps0, n, tail_tol)
     assert grid.cs[0] > 0 and grid.cs[-1] < n - 1 and 0 < grid.tail_hi <= tail_tol  # premise

@@ -1,8 +1,8 @@
-"""bcdp.shuffle_bounds (thesis Ch. 5 closed forms) and bcdp.shuffle_symbolic.
+"""bcdp.shuffle.bounds (thesis Ch. 5 closed forms) and bcdp.shuffle.symbolic.
 
 * Input validation: clear errors, conditions enforced, inf for eps0 = inf, never NaN.
 * Independent computations: exact Fraction central moments; the exact oracles of
-  bcdp.shuffle_exact; golden values computed independently by the thesis notes
+  bcdp.shuffle.exact; golden values computed independently by the thesis notes
   (shared/notes/thesis_part1.md Sec. 8 and thesis_part2.md Sec. 3.2-3.3, their own mpmath code), cited
   per test; the float64 path against the mpmath path.
 * Each bad twin of proofs_checks/_shuffle_common.py is rejected by the computation its check uses.
@@ -21,8 +21,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bcdp import shuffle_bounds as sb
-from bcdp import shuffle_symbolic as ss
+from bcdp.shuffle import bounds as sb
+from bcdp.shuffle import symbolic as ss
 
 DPS = 60
 
@@ -275,8 +275,8 @@ def test_bound_chain(n, e, a):
 # -- bad twins (each rejected by the computation its check uses) ----------------------------------
 
 def test_bad_twins_rejected():
-    from bcdp import shuffle_exact as se
-    from proofs_checks import _shuffle_common as tw
+    from bcdp.shuffle import exact as se
+    from bcdp.checks import _shuffle_common as tw
 
     with mpmath.workdps(DPS):
         e2 = mp(2)
@@ -314,7 +314,7 @@ def test_bad_twins_rejected():
 @given(seed=st.integers(0, 10 ** 6), E=st.sampled_from([Fraction(5, 4), Fraction(2), Fraction(4), Fraction(7)]),
        K=st.integers(2, 4), B=st.integers(2, 4), n=st.integers(1, 8), a=st.integers(2, 8))
 def test_random_kary_kernels_below_thm531_and_thm532(seed, E, K, B, n, a):
-    from bcdp import shuffle_exact as se
+    from bcdp.shuffle import exact as se
 
     rng = np.random.default_rng(seed)
     kernel = se.random_ldp_kernel(rng, K, exp_eps0=E, n_outputs=B)

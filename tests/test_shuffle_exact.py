@@ -1,4 +1,4 @@
-"""Tests for bcdp.shuffle_exact (thesis Chapter 5: RDP of n shuffled eps0-LDP reports).
+"""Tests for bcdp.shuffle.exact (thesis Chapter 5: RDP of n shuffled eps0-LDP reports).
 
 Every reference value is computed independently here: mpmath sums over all k (no windows),
 exact Fraction sums, brute-force enumeration of report vectors and subsets, and the thesis'
@@ -18,8 +18,8 @@ import pytest
 import sympy
 from scipy import stats
 
-from bcdp import shuffle_exact as se
-from bcdp.rational import FloatRefusedError
+from bcdp.shuffle import exact as se
+from bcdp.core.numbers import FloatRefusedError
 
 LOG2 = sympy.log(2)
 

@@ -1,4 +1,4 @@
-"""Thesis Ch. 5 figures (bcdp.shuffle_figures): the committed CSVs in tables/ are reproduced, and
+"""Thesis Ch. 5 figures (bcdp.repro.shuffle_figures): the committed CSVs in tables/ are reproduced, and
 sanity relations hold.  Fast subset (< 30 s): Fig 5.2 and Fig 5.6 fully, the RDP and closed-form
 columns of Figs 5.3/5.4, and the numerical-clones column at the cheap (n <= 1e5) points."""
 
@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from bcdp import shuffle_figures as sf
+from bcdp.repro import shuffle_figures as sf
 
 TABLES = Path(__file__).resolve().parents[1] / "tables"
 RTOL = 1e-9

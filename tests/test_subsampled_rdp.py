@@ -1,8 +1,8 @@
-"""bcdp.subsampled_rdp: WBK19 Thm 9, ZW19 Thm 6, GDD21e (3.5), the sound Poisson mixture route.
+"""bcdp.accounting.subsampling: WBK19 Thm 9, ZW19 Thm 6, GDD21e (3.5), the sound Poisson mixture route.
 
 Independent references: sympy re-derivations of the printed formulas (exact rationals and exact
-exp/log, evaluated to 50 digits), exact Fraction laws of bcdp.shuffle_exact, and the existing
-mpmath Thm 5.4.1 / Cor 5.3.1 implementations of bcdp.shuffle_bounds."""
+exp/log, evaluated to 50 digits), exact Fraction laws of bcdp.shuffle.exact, and the existing
+mpmath Thm 5.4.1 / Cor 5.3.1 implementations of bcdp.shuffle.bounds."""
 
 import math
 from fractions import Fraction
@@ -14,10 +14,10 @@ import sympy as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bcdp import shuffle_bounds as sb
-from bcdp import shuffle_exact as se
-from bcdp import subsampled_rdp as sr
-from bcdp.shuffle_bounds import ShuffleParameterError, ValidityConditionError
+from bcdp.shuffle import bounds as sb
+from bcdp.shuffle import exact as se
+from bcdp.accounting import subsampling as sr
+from bcdp.shuffle.bounds import ShuffleParameterError, ValidityConditionError
 
 
 def _sym_wbk19(base, g, a, einf):
@@ -190,7 +190,7 @@ def test_thm541_poisson_float_matches_mpmath_mixture():
 
 
 def test_check_accepts_sound_routes_rejects_twins_and_zw19_reading():
-    from proofs_checks.thesis_subsampled_rdp_transforms import check
+    from bcdp.checks.thesis_subsampled_rdp_transforms import check
 
     r = check()
     assert r.verdict == "erratum", r.key_figure

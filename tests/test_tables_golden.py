@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from bcdp.tables import REGISTRY, compare_with_golden
+from bcdp.repro.tables import REGISTRY, compare_with_golden
 
 GOLDEN = Path(__file__).resolve().parents[1] / "tables"
 

@@ -1,0 +1,2 @@
+"""Audits of user-supplied mechanisms: :mod:`bcdp.audit.kernel` (BCDP paper notions) and
+:mod:`bcdp.audit.partial` (partial DP)."""

@@ -1,0 +1,165 @@
+"""``bcdp audit``: read a finite mechanism (and optionally a prior) from JSON, report every parameter.
+
+File format (see ``docs/file_format.md``)::
+
+    {"inputs":  [[x_1, ..., x_d], ...],        # every point of X_1 x ... x X_d, once each
+     "outputs": [y_1, ..., y_m],
+     "kernel":  [[P(y_1|input 0), ...], ...],  # one row per input, in the order of "inputs"
+     "prior":   [P(input 0), ...]}             # optional
+
+Numbers are JSON numbers (read as the exact decimal written, e.g. 0.1 = 1/10) or exact strings
+such as "1/3".  Errors name the offending row/entry and make the CLI exit with code 2.
+"""
+
+from __future__ import annotations
+
+import json
+from decimal import Decimal
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Sequence
+
+from bcdp.bayesian.notions import bcdp_vector, bdp_epsilon, cdp_vector, coordinate_dependence, ldp_epsilon
+from bcdp.core.numbers import to_fraction
+from bcdp.core.spaces import InvalidInputError, Mechanism, Prior, ProductDomain
+
+
+class AuditFileError(ValueError):
+    """The audit file is malformed; the message names the offending part."""
+
+
+def _hashable(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_hashable(v) for v in value)
+    if isinstance(value, Decimal):  # a label, not a probability: keep it JSON-serialisable
+        return int(value) if value == value.to_integral_value() else float(value)
+    return value
+
+
+def _entry(value: Any, where: str) -> Fraction:
+    if isinstance(value, (bool, type(None), list, dict)):
+        raise AuditFileError(f"{where}: {value!r} is not a number")
+    try:
+        p = to_fraction(value, where)
+    except (TypeError, ValueError) as exc:
+        raise AuditFileError(str(exc)) from exc
+    if p < 0:
+        raise AuditFileError(f"{where} is negative ({value})")
+    return p
+
+
+def parse_kernel_rows(kernel: Any, n_outputs: int, labels: Sequence[str], what: str) -> list[list[Fraction]]:
+    """Exact kernel rows from a decoded JSON list: one row per input (``labels[k]`` names input k in
+    messages, ``what`` names the inputs, e.g. "inputs" or "datasets"), each with ``n_outputs``
+    non-negative entries summing to exactly 1."""
+    if not isinstance(kernel, list) or len(kernel) != len(labels):
+        rows = len(kernel) if isinstance(kernel, list) else "no list of"
+        raise AuditFileError(f"'kernel' has {rows} rows but there are {len(labels)} {what}")
+    out = []
+    for k, row in enumerate(kernel):
+        where = f"kernel[{k}] ({labels[k]})"
+        if not isinstance(row, list) or len(row) != n_outputs:
+            m = len(row) if isinstance(row, list) else "no list of"
+            raise AuditFileError(f"{where} has {m} entries, there are {n_outputs} outputs")
+        exact = [_entry(v, f"{where}[{m}]") for m, v in enumerate(row)]
+        total = sum(exact, Fraction(0))
+        if total != 1:
+            raise AuditFileError(f"{where} sums to {total}, not 1")
+        out.append(exact)
+    return out
+
+
+def parse_audit_document(doc: Any) -> tuple[Mechanism, Prior | None]:
+    """Validate a decoded audit document (JSON numbers as Decimal) and build exact objects."""
+    if not isinstance(doc, dict):
+        raise AuditFileError("the file must hold one JSON object")
+    for key in ("inputs", "outputs", "kernel"):
+        if key not in doc:
+            raise AuditFileError(f"missing key {key!r}")
+    unknown = set(doc) - {"inputs", "outputs", "kernel", "prior"}
+    if unknown:
+        raise AuditFileError(f"unknown keys: {sorted(unknown)}")
+    inputs, outputs, kernel = doc["inputs"], doc["outputs"], doc["kernel"]
+    if not isinstance(inputs, list) or not inputs or not all(isinstance(x, list) for x in inputs):
+        raise AuditFileError("'inputs' must be a non-empty list of input tuples (lists)")
+    if not isinstance(outputs, list) or not outputs:
+        raise AuditFileError("'outputs' must be a non-empty list")
+    if not isinstance(kernel, list):
+        raise AuditFileError("'kernel' must be a list of rows")
+    points = [tuple(_hashable(v) for v in x) for x in inputs]
+    outs = [_hashable(y) for y in outputs]
+    if len(set(outs)) != len(outs):
+        raise AuditFileError("'outputs' lists a value twice")
+    rows = parse_kernel_rows(kernel, len(outs), [f"input {list(x)}" for x in inputs], "inputs")
+    prior_pmf = None
+    if doc.get("prior") is not None:
+        prior = doc["prior"]
+        if not isinstance(prior, list) or len(prior) != len(points):
+            n = len(prior) if isinstance(prior, list) else "no list of"
+            raise AuditFileError(f"'prior' has {n} entries but there are {len(points)} inputs")
+        prior_pmf = [_entry(v, f"prior[{k}] (input {list(inputs[k])})") for k, v in enumerate(prior)]
+        total = sum(prior_pmf, Fraction(0))
+        if total != 1:
+            raise AuditFileError(f"'prior' sums to {total}, not 1")
+    try:
+        domain = ProductDomain.from_points(points)
+    except InvalidInputError as exc:
+        raise AuditFileError(f"'inputs': {exc}") from exc
+    order = [points.index(p) for p in domain.points]
+    mech = Mechanism(domain, tuple(outs), tuple(tuple(rows[k]) for k in order))
+    pri = None if prior_pmf is None else Prior(domain, tuple(prior_pmf[k] for k in order))
+    return mech, pri
+
+
+def read_json_document(path: str | Path) -> Any:
+    """Decode a JSON file with numbers kept exact (floats as Decimal); unreadable files and invalid
+    JSON raise :class:`AuditFileError` naming the file."""
+    try:
+        text = Path(path).read_text()
+    except OSError as exc:
+        raise AuditFileError(f"cannot read {path}: {exc.strerror}") from exc
+    try:
+        return json.loads(text, parse_float=Decimal)
+    except json.JSONDecodeError as exc:
+        raise AuditFileError(f"{path} is not valid JSON: {exc}") from exc
+
+
+def load_audit_file(path: str | Path) -> tuple[Mechanism, Prior | None]:
+    return parse_audit_document(read_json_document(path))
+
+
+def audit_report(mechanism: Mechanism, prior: Prior | None) -> dict[str, Any]:
+    """Every parameter with its witness, in the JSON shape of ``bcdp audit --json``."""
+    report: dict[str, Any] = {"ldp_epsilon": ldp_epsilon(mechanism).to_json()}
+    if prior is not None:
+        report["bdp_epsilon"] = bdp_epsilon(mechanism, prior).to_json()
+    report["cdp"] = [v.to_json() for v in cdp_vector(mechanism)]
+    if prior is not None:
+        report["bcdp"] = [v.to_json() for v in bcdp_vector(mechanism, prior)]
+        report["dependence"] = [v.to_json() for v in coordinate_dependence(prior)]
+    return report
+
+
+_LABELS = {
+    "ldp_epsilon": "LDP epsilon (Def. 1)",
+    "bdp_epsilon": "BDP epsilon (Def. 2)",
+    "cdp": "CDP c_i (Def. 3)",
+    "bcdp": "BCDP delta_i (Def. 4)",
+    "dependence": "dependence q_i (eq. 13)",
+}
+
+
+def format_report(report: dict[str, Any]) -> str:
+    """Human-readable table of an :func:`audit_report`."""
+    lines = [f"{'parameter':<26} {'exact':<22} {'float':<22} witness"]
+    for key, label in _LABELS.items():
+        if key not in report:
+            continue
+        values = report[key] if isinstance(report[key], list) else [report[key]]
+        for i, v in enumerate(values):
+            name = label if not isinstance(report[key], list) else f"{label.split(' (')[0]} [i={i}]"
+            fl = v["float"] if isinstance(v["float"], str) else f"{v['float']:.17g}"
+            lines.append(f"{name:<26} {v['exact']:<22} {fl:<22} {json.dumps(v['witness'])}")
+    if "bdp_epsilon" not in report:
+        lines.append("(no prior given: BDP, BCDP and dependence need one)")
+    return "\n".join(lines)

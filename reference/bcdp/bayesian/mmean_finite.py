@@ -1,0 +1,140 @@
+"""Mechanism 1 (M_mean) with a finite-output LDP channel, as a high-precision joint kernel.
+
+BCDP paper, Mechanism 1 (Sec. 4, line ~640) and the proof of Theorem 2 (App. B.2, eq. (61)).
+M_mean(x, c) with c non-decreasing and c_0 = 0 makes d calls: stage k (k = 1..d) applies an LDP
+channel with budget b_k = c_k - c_{k-1} to the sub-vector x_{k:d} and releases Y^k; the estimate
+nu_hat is a deterministic function of (Y^1, ..., Y^d), so by Proposition 5 every privacy
+parameter of nu_hat is at most that of the joint release M~(x) = (Y^1, ..., Y^d) of eq. (61),
+which is what the theorem's proof bounds and what this module builds.
+
+Channels (both b-LDP on {v0, v1}^m, with finite outputs {v0, v1}^m):
+
+* ``"rr"``: randomized response over the sub-vector's 2^m values: the input w.p.
+  e^b / (e^b + 2^m - 1), each other value w.p. 1 / (e^b + 2^m - 1)  (ratio of any two rows at
+  any output is 1 or e^{+-b});
+* ``"coordinate_rr"``: binary randomized response on each of the m coordinates independently,
+  each with budget b/m (keep w.p. e^{b/m} / (1 + e^{b/m})); b-LDP by composition.
+
+Coordinate order.  Mechanism 1 assumes delta sorted non-decreasingly.  For an unsorted demand
+the allocation (:func:`bcdp.bayesian.allocation.allocate_budgets`) returns ``order``: ``order[t]`` is the
+original index of the t-th smallest demand and ``c_sorted[t] = c[order[t]]``.  Stage k must see
+the coordinates in sorted order, i.e. the sub-vector (x[order[k-1]], ..., x[order[d-1]]).  The
+kernel built here is indexed by x in the caller's (original) coordinate order, so its
+bcdp_vector entry i is to be compared with delta~_i = min(delta_i, eps) directly.
+
+Outputs are tuples (Y^1, ..., Y^d), Y^k a tuple of d - k + 1 values listed in sorted coordinate
+order (Y^k_j is the release for coordinate order[k-1+j-1]); the output set is the product of the
+stage output sets, of size 2^(d + (d-1) + ... + 1) = 2^(d(d+1)/2) (64 for d = 3, 1024 for d = 4).
+The joint kernel row of x is the Kronecker product of the stage rows (independent stages given x).
+"""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any, Sequence
+
+import mpmath
+
+from bcdp.core.intervals import as_sympy, compare
+from bcdp.bayesian.highprec import DEFAULT_DPS, HPMechanism, mpf_of
+from bcdp.core.spaces import ProductDomain
+
+CHANNELS = ("rr", "coordinate_rr")
+
+
+def stage_budgets(c_sorted: Sequence[Any], dps: int = DEFAULT_DPS) -> list[mpmath.mpf]:
+    """b_k = c_k - c_{k-1} (c_0 = 0) at ``dps`` digits.
+
+    Exact inputs (sympy expressions, Fractions, ints, rational strings) are differenced exactly
+    and evaluated through a certified enclosure; the sign of each difference is decided by
+    :func:`bcdp.core.intervals.compare` (a proven tie gives exactly 0; a negative difference, i.e. c
+    not non-decreasing or c_1 < 0, raises).  mpf inputs are differenced in mpmath.
+    """
+    out = []
+    prev: Any = 0
+    for k, ck in enumerate(c_sorted, start=1):
+        if isinstance(ck, mpmath.mpf) or isinstance(prev, mpmath.mpf):
+            with mpmath.workdps(dps):
+                b = mpmath.mpf(ck) - mpmath.mpf(prev)
+            if b < 0:
+                raise ValueError(f"c is not non-decreasing at stage {k} (c_0 = 0)")
+            out.append(b)
+        else:
+            diff = as_sympy(ck) - as_sympy(prev)
+            sign = compare(diff, 0)
+            if sign < 0:
+                raise ValueError(f"c is not non-decreasing at stage {k} (c_0 = 0): c_k - c_(k-1) = {diff}")
+            out.append(mpmath.mpf(0) if sign == 0 else mpf_of(diff, dps))
+        prev = ck
+    return out
+
+
+def stage_kernel(channel: str, m: int, b: mpmath.mpf, values: tuple = (0, 1),
+                 dps: int = DEFAULT_DPS) -> dict[tuple, list[mpmath.mpf]]:
+    """One stage's channel on {values}^m: ``{input: row}``, rows over
+    ``itertools.product(values, repeat=m)`` (see the module docstring for the two channels)."""
+    pts = list(itertools.product(values, repeat=m))
+    with mpmath.workdps(dps):
+        if channel == "rr":
+            eb = mpmath.exp(b)
+            den = eb + (2 ** m - 1)
+            same, other = eb / den, 1 / den
+            return {x: [same if y == x else other for y in pts] for x in pts}
+        if channel == "coordinate_rr":
+            eb = mpmath.exp(b / m)
+            keep, flip = eb / (1 + eb), 1 / (1 + eb)
+            rows = {}
+            for x in pts:
+                row = []
+                for y in pts:
+                    p = mpmath.mpf(1)
+                    for xj, yj in zip(x, y):
+                        p *= keep if xj == yj else flip
+                    row.append(p)
+                rows[x] = row
+            return rows
+    raise ValueError(f"unknown channel {channel!r}; expected one of {CHANNELS}")
+
+
+def mmean_joint_kernel(c_sorted: Sequence[Any], d: int, channel: str = "rr", dps: int = DEFAULT_DPS,
+                       order: Sequence[int] | None = None, values: tuple = (0, 1)) -> HPMechanism:
+    """The joint release (Y^1, ..., Y^d) of Mechanism 1 on {values}^d as an :class:`HPMechanism`.
+
+    ``c_sorted``: the non-decreasing budgets (exact sympy values from
+    :class:`bcdp.bayesian.allocation.BudgetAllocation.c_sorted`, or mpf); ``order``: the allocation's
+    ``order`` (identity if None), see the module docstring; ``channel``: ``"rr"`` or
+    ``"coordinate_rr"``.  ``meta`` records the stage budgets and the order.
+    """
+    if channel not in CHANNELS:
+        raise ValueError(f"unknown channel {channel!r}; expected one of {CHANNELS}")
+    if len(c_sorted) != d:
+        raise ValueError(f"c has {len(c_sorted)} entries, d = {d}")
+    order = tuple(range(d)) if order is None else tuple(order)
+    if sorted(order) != list(range(d)):
+        raise ValueError(f"order {order} is not a permutation of 0..{d - 1}")
+    if len(values) != 2:
+        raise ValueError("binary inputs only: values must name two values")
+    budgets = stage_budgets(c_sorted, dps)
+    stages = [stage_kernel(channel, d - k, budgets[k], values, dps) for k in range(d)]
+    stage_outputs = [list(itertools.product(values, repeat=d - k)) for k in range(d)]
+    outputs = tuple(itertools.product(*stage_outputs))
+    domain = ProductDomain.binary(d, values)
+    rows = []
+    with mpmath.workdps(dps):
+        for x in domain.points:
+            s = tuple(x[order[t]] for t in range(d))  # x in sorted coordinate order
+            row = [mpmath.mpf(1)]
+            for k in range(d):
+                srow = stages[k][s[k:]]
+                row = [a * b for a in row for b in srow]  # Kronecker product, outputs in product order
+            rows.append(tuple(row))
+    meta = {"channel": channel, "order": list(order), "stage_budgets": budgets, "values": list(values)}
+    return HPMechanism(domain, outputs, tuple(rows), dps, meta)
+
+
+def mmean_for_allocation(allocation, d: int | None = None, channel: str = "rr", dps: int = DEFAULT_DPS,
+                         values: tuple = (0, 1)) -> HPMechanism:
+    """:func:`mmean_joint_kernel` for a :class:`bcdp.bayesian.allocation.BudgetAllocation` (its c_sorted
+    and order)."""
+    d = len(allocation.c) if d is None else d
+    return mmean_joint_kernel(allocation.c_sorted, d, channel, dps, allocation.order, values)
