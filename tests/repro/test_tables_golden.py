@@ -6,7 +6,7 @@ import pytest
 
 from bcdp.repro.tables import REGISTRY, compare_with_golden
 
-GOLDEN = Path(__file__).resolve().parents[1] / "tables"
+GOLDEN = Path(__file__).resolve().parents[2] / "tables"
 
 
 @pytest.mark.parametrize("name", sorted(REGISTRY))

@@ -8,7 +8,7 @@ import sympy
 
 from bcdp.cli import main
 
-EXAMPLES = Path(__file__).resolve().parents[1] / "docs" / "examples"
+EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"
 
 
 def run(capsys, *argv):

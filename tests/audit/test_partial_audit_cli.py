@@ -199,7 +199,7 @@ def test_unreadable_and_invalid_json(tmp_path, capsys):
 def test_documented_example_file(capsys):
     """The example shipped in docs/examples/ runs and matches the brute force."""
     from pathlib import Path
-    path = Path(__file__).resolve().parents[1] / "docs" / "examples" / "partial_audit_two_records.json"
+    path = Path(__file__).resolve().parents[2] / "docs" / "examples" / "partial_audit_two_records.json"
     doc = json.loads(path.read_text())
     code, out, _ = run(capsys, "partial", "audit", str(path), "--json")
     assert code == 0

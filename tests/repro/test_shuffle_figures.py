@@ -11,7 +11,7 @@ import pytest
 
 from bcdp.repro import shuffle_figures as sf
 
-TABLES = Path(__file__).resolve().parents[1] / "tables"
+TABLES = Path(__file__).resolve().parents[2] / "tables"
 RTOL = 1e-9
 
 

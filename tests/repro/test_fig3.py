@@ -17,7 +17,7 @@ import pytest
 from bcdp.repro.fig3 import (METHODS, N_USERS, Q_GRID, budgets_for, mean_estimate, run_trial,
                        sample_correlated_signs, summary_rows)
 
-TABLES = Path(__file__).resolve().parents[1] / "tables"
+TABLES = Path(__file__).resolve().parents[2] / "tables"
 
 
 def read(name):
