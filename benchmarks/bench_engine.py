@@ -22,9 +22,7 @@ import time
 from fractions import Fraction
 
 import numpy as np
-
-from bcdp.bayesian import fast
-from bcdp.bayesian import notions
+from bcdp.bayesian import fast, notions
 from bcdp.bayesian import random_instances as ri
 from bcdp.core.numbers import ratio_to_float_log
 from bcdp.core.spaces import ProductDomain

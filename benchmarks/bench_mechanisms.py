@@ -15,9 +15,8 @@ import tempfile
 import time
 
 import numpy as np
-
-from bcdp.repro.fig3 import run_fig3
 from bcdp.bayesian.mechanisms import duchi_l2, duchi_l2_sum
+from bcdp.repro.fig3 import run_fig3
 
 
 def bench_mech2(d: int = 10, n: int = 100_000, reps: int = 20) -> None:

@@ -15,8 +15,8 @@ import time
 from fractions import Fraction
 
 from bcdp.bayesian.allocation import allocate_budgets, min_delta_baseline
-from bcdp.core.intervals import to_float
 from bcdp.bayesian.optimal_allocation import optimal_allocation
+from bcdp.core.intervals import to_float
 
 DELTA = ["0.2", "0.2"] + ["2"] * 8
 EPS = "2"

@@ -21,7 +21,6 @@ import time
 from fractions import Fraction
 
 import numpy as np
-
 from bcdp.shuffle import exact as se
 
 

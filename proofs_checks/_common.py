@@ -13,8 +13,8 @@ from typing import Any, Iterator, Sequence
 
 from bcdp import INFINITY, Mechanism, Prior, ProductDomain
 from bcdp.bayesian import examples
-from bcdp.core.parameters import LogRatioParameter
 from bcdp.bayesian.random_instances import random_instance
+from bcdp.core.parameters import LogRatioParameter
 
 #: How many counterexamples a check keeps in its evidence (the counts are always complete).
 MAX_KEPT = 5
@@ -124,7 +124,11 @@ def random_pairs_split(seed: int, n: int, kernel_zero: float, prior_zero: float,
                        ) -> Iterator[tuple[Mechanism, Prior]]:
     """Like :func:`random_pairs` but with separate zero rates for kernels and priors (e.g. kernels
     without zeros, so that the LDP epsilon is finite, under priors without full support)."""
-    from bcdp.bayesian.random_instances import random_domain, random_mechanism, random_prior
+    from bcdp.bayesian.random_instances import (
+        random_domain,
+        random_mechanism,
+        random_prior,
+    )
 
     rng = random.Random(seed)
     for _ in range(n):

@@ -18,7 +18,6 @@ import itertools
 from fractions import Fraction
 
 import sympy
-
 from bcdp.core.numbers import INFINITY
 
 a, b, c = sympy.symbols("a b c", positive=True)

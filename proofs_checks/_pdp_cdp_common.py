@@ -17,10 +17,9 @@ from fractions import Fraction
 from typing import Any
 
 import mpmath
-
 from bcdp import Mechanism
-from bcdp.partial.pure import dataset_domain
 from bcdp.partial.concentrated import INFINITY, d_star, one_record_pairs
+from bcdp.partial.pure import dataset_domain
 from bcdp.partial.semantics import rr_row
 
 WDPS = 70          # digits for the comparisons of enclosures (D* is computed at 50 + guard)

@@ -6,8 +6,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from bcdp import Mechanism
-from bcdp.partial.pure import per_attribute_matrix
 from bcdp.core.numbers import INFINITY
+from bcdp.partial.pure import per_attribute_matrix
 
 
 def eps_ratio(mech: Mechanism, n: int, d: int) -> Fraction | float:

@@ -15,7 +15,6 @@ from fractions import Fraction
 from typing import Any, Callable
 
 import mpmath
-
 from bcdp.shuffle import bounds as sb
 
 DPS = 60
@@ -47,7 +46,9 @@ def rel_diff(a: Any, b: Any) -> mpmath.mpf:
 
 def exact_api():
     """The exact oracles (``bcdp.shuffle.exact``, written separately from these bounds)."""
-    from bcdp.shuffle import exact as shuffle_exact  # imported lazily: a missing module is an 'error' verdict
+    from bcdp.shuffle import (
+        exact as shuffle_exact,  # imported lazily: a missing module is an 'error' verdict
+    )
 
     return shuffle_exact
 

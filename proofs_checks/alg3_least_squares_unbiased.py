@@ -30,14 +30,18 @@ import math
 
 import numpy as np
 import sympy
-
 from bcdp.bayesian.allocation import allocate_budgets
-from bcdp.core.intervals import to_float
-from bcdp.claims import ClaimResult
-from bcdp.bayesian.least_squares import (least_squares_objective, privatize_twice, surrogate_from_copies,
-                                surrogate_mean, surrogate_variance)
+from bcdp.bayesian.least_squares import (
+    least_squares_objective,
+    privatize_twice,
+    surrogate_from_copies,
+    surrogate_mean,
+    surrogate_variance,
+)
 from bcdp.bayesian.mechanisms import duchi_l2
 from bcdp.bayesian.mechanisms_theory import mean_factor
+from bcdp.claims import ClaimResult
+from bcdp.core.intervals import to_float
 
 from ._common import verdict
 

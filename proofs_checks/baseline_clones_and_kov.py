@@ -22,11 +22,16 @@ import math
 from fractions import Fraction
 
 import mpmath
-
 from bcdp.claims import ClaimResult
-from bcdp.shuffle.baselines import (OutsideValidityRange, clone_pair_delta, clones_closed_form,
-                                    clones_closed_form_cap, clones_numerical, kov_delta,
-                                    kov_optimal_composition)
+from bcdp.core.errors import ValidityConditionError
+from bcdp.shuffle.baselines import (
+    clone_pair_delta,
+    clones_closed_form,
+    clones_closed_form_cap,
+    clones_numerical,
+    kov_delta,
+    kov_optimal_composition,
+)
 
 from ._common import verdict
 
@@ -139,7 +144,7 @@ def _check() -> ClaimResult:
     try:
         clones_closed_form(cap + 1e-6, 10**4, 1e-6)
         validity_enforced = False
-    except OutsideValidityRange:
+    except ValidityConditionError:
         validity_enforced = True
     if not validity_enforced:
         failures.append({"validity": "closed form accepted eps0 above log(n/(16 log(2/delta)))"})

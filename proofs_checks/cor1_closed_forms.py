@@ -14,12 +14,20 @@ import random
 from fractions import Fraction
 
 import sympy
-
 from bcdp.bayesian.allocation import allocate_budgets, mse_objective
-from bcdp.core.intervals import compare
+from bcdp.bayesian.symbolic import (
+    a_s,
+    b_s,
+    corollary1_c,
+    corollary1_objective,
+    corollary1_threshold,
+    d_s,
+    k_s,
+    two_level_objective,
+    two_level_objective_symbolic,
+)
 from bcdp.claims import ClaimResult
-from bcdp.bayesian.symbolic import (a_s, b_s, corollary1_c, corollary1_objective, corollary1_threshold, d_s, k_s,
-                           two_level_objective, two_level_objective_symbolic)
+from bcdp.core.intervals import compare
 
 from ._common import keep, verdict
 

@@ -16,11 +16,14 @@ from __future__ import annotations
 from fractions import Fraction
 
 import sympy
-
 from bcdp.bayesian.allocation import allocate_budgets, mse_objective
-from bcdp.core.intervals import compare, to_float
+from bcdp.bayesian.symbolic import (
+    corollary1_derived_bound_2a,
+    corollary1_printed_bound,
+    corollary1_regime,
+)
 from bcdp.claims import ClaimResult
-from bcdp.bayesian.symbolic import corollary1_derived_bound_2a, corollary1_printed_bound, corollary1_regime
+from bcdp.core.intervals import compare, to_float
 
 from ._common import keep
 

@@ -13,7 +13,6 @@ Gamma(x+1/2)/Gamma(x) < sqrt(x)):  E|Z - x|^2 <= B^2 < (pi/2) d^2 coth(eps/2)^2
 from __future__ import annotations
 
 import mpmath
-
 from bcdp.claims import ClaimResult
 
 from ._common import keep

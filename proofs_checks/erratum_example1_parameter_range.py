@@ -19,7 +19,6 @@ from __future__ import annotations
 from fractions import Fraction
 
 import sympy
-
 from bcdp import Prior, bcdp_vector, conditional_output_laws
 from bcdp.claims import ClaimResult
 

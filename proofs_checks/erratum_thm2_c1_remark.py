@@ -14,10 +14,9 @@ from __future__ import annotations
 from fractions import Fraction
 
 import sympy
-
 from bcdp.bayesian.allocation import allocate_budgets
-from bcdp.core.intervals import compare, to_float
 from bcdp.claims import ClaimResult
+from bcdp.core.intervals import compare, to_float
 
 from ._common import keep
 

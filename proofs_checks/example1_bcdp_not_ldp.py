@@ -17,7 +17,6 @@ import random
 from fractions import Fraction
 
 import sympy
-
 from bcdp import Prior, bcdp_vector, bdp_epsilon, cdp_vector, ldp_epsilon
 from bcdp.claims import ClaimResult
 from bcdp.core.numbers import INFINITY

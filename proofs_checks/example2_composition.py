@@ -12,8 +12,16 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from bcdp import (Mechanism, Prior, bcdp_vector, cdp_vector, compose, conditional_output_laws,
-                  ldp_epsilon, post_process)
+from bcdp import (
+    Mechanism,
+    Prior,
+    bcdp_vector,
+    cdp_vector,
+    compose,
+    conditional_output_laws,
+    ldp_epsilon,
+    post_process,
+)
 from bcdp.claims import ClaimResult
 
 from ._common import jsonable, vec_str, verdict

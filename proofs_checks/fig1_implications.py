@@ -17,8 +17,15 @@ from bcdp import Mechanism, Prior, bcdp_vector, bdp_epsilon, cdp_vector, ldp_eps
 from bcdp.claims import ClaimResult
 from bcdp.core.parameters import product_of_ratios, ratio_at_most
 
-from ._common import (describe, enumerated_pairs, keep, random_pairs, random_pairs_split, rstr,
-                      verdict)
+from ._common import (
+    describe,
+    enumerated_pairs,
+    keep,
+    random_pairs,
+    random_pairs_split,
+    rstr,
+    verdict,
+)
 
 SEED = 20240707
 N_RANDOM = 200

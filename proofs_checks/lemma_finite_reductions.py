@@ -13,11 +13,19 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from bcdp import (INFINITY, Mechanism, Prior, bcdp_vector, bdp_epsilon, cdp_vector,
-                  coordinate_dependence, ldp_epsilon)
+from bcdp import (
+    INFINITY,
+    Mechanism,
+    Prior,
+    bcdp_vector,
+    bdp_epsilon,
+    cdp_vector,
+    coordinate_dependence,
+    ldp_epsilon,
+)
 from bcdp.bayesian import bruteforce as bf
-from bcdp.claims import ClaimResult
 from bcdp.bayesian.hypothesis_testing import law_given_coordinate_set
+from bcdp.claims import ClaimResult
 
 from ._common import describe, keep, random_pairs, rstr, verdict
 

@@ -13,9 +13,8 @@ from __future__ import annotations
 import math
 
 import sympy
-
-from bcdp.claims import ClaimResult
 from bcdp.bayesian.mechanisms_theory import alpha_s, privacy_ratio
+from bcdp.claims import ClaimResult
 
 
 def density_factor(z_dot_v_positive: bool, v_norm: float, r: float, alpha: float) -> float:

@@ -16,11 +16,14 @@ import math
 import mpmath
 import numpy as np
 import sympy
-
-from bcdp.claims import ClaimResult
 from bcdp.bayesian.mechanisms import duchi_l2, duchi_l2_constant
-from bcdp.bayesian.mechanisms_theory import (beta_identity_residual, hemisphere_mean_by_integration,
-                                    hemisphere_mean_factor, mean_factor)
+from bcdp.bayesian.mechanisms_theory import (
+    beta_identity_residual,
+    hemisphere_mean_by_integration,
+    hemisphere_mean_factor,
+    mean_factor,
+)
+from bcdp.claims import ClaimResult
 
 SEED = 5150
 N_MC = 200_000

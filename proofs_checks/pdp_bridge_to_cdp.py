@@ -14,10 +14,15 @@ from __future__ import annotations
 import random
 
 from bcdp import Mechanism, cdp_vector
-from bcdp.claims import ClaimResult
-from bcdp.partial.pure import dataset_domain, per_attribute_epsilon, per_attribute_matrix, to_point
 from bcdp.bayesian.random_instances import random_domain, random_mechanism
+from bcdp.claims import ClaimResult
 from bcdp.core.numbers import INFINITY
+from bcdp.partial.pure import (
+    dataset_domain,
+    per_attribute_epsilon,
+    per_attribute_matrix,
+    to_point,
+)
 
 from ._common import describe, enumerated_binary_mechanisms, keep, rstr, verdict
 

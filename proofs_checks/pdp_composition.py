@@ -21,11 +21,16 @@ import random
 from fractions import Fraction
 
 from bcdp import Mechanism
-from bcdp.claims import ClaimResult
-from bcdp.partial.pure import (dataset_domain, minimal_nabla_ratios, nabla_dp_holds, per_attribute_epsilon,
-                             whole_record_epsilon)
 from bcdp.bayesian.random_instances import random_mechanism
+from bcdp.claims import ClaimResult
 from bcdp.core.numbers import INFINITY
+from bcdp.partial.pure import (
+    dataset_domain,
+    minimal_nabla_ratios,
+    nabla_dp_holds,
+    per_attribute_epsilon,
+    whole_record_epsilon,
+)
 
 from ._common import GRID, enumerated_binary_mechanisms, keep, rstr, verdict
 

@@ -27,11 +27,15 @@ import random
 from fractions import Fraction
 
 import mpmath
-
-from bcdp.claims import ClaimResult
-from bcdp.partial.pure import dataset_domain
-from bcdp.partial.concentrated import INFINITY, one_record_pairs, per_attribute_cdp_epsilon, whole_record_zcdp
 from bcdp.bayesian.random_instances import random_mechanism
+from bcdp.claims import ClaimResult
+from bcdp.partial.concentrated import (
+    INFINITY,
+    one_record_pairs,
+    per_attribute_cdp_epsilon,
+    whole_record_zcdp,
+)
+from bcdp.partial.pure import dataset_domain
 
 from ._common import enumerated_binary_mechanisms, keep, verdict
 from ._pdp_cdp_common import CHECK_TOL, WDPS, compare, ds, s

@@ -36,11 +36,18 @@ from fractions import Fraction
 
 import mpmath
 import numpy as np
-
 from bcdp.claims import ClaimResult
-from bcdp.partial.mwem import (conjunction_workload, disjoint_tuples, e3_joint_round_slack,
-                                  e3_joint_round_slack_numeric, e3_symmetric_slack, joint_round_slack,
-                                  lemma13_slack, lemma13_slack_mp, partial_mwem)
+from bcdp.partial.mwem import (
+    conjunction_workload,
+    disjoint_tuples,
+    e3_joint_round_slack,
+    e3_joint_round_slack_numeric,
+    e3_symmetric_slack,
+    joint_round_slack,
+    lemma13_slack,
+    lemma13_slack_mp,
+    partial_mwem,
+)
 
 N_RANDOM = 200_000
 SIZE = 8

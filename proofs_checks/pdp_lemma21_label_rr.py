@@ -35,15 +35,27 @@ import functools
 import random
 from fractions import Fraction
 
-from bcdp.claims import ClaimResult
-from bcdp.partial.pure import dataset_domain, per_attribute_epsilon
-from bcdp.partial.halfspaces import (LABELS, ball_mixed, compose_after_label_rr, cube, decision_distance, em_epsilon_ratio,
-                                        exponential_mechanism_exact, integer_halfspaces,
-                                        lemma21_printed_rr_risk, lemma21_rr_risk, lemma21_symbolic_derivation,
-                                        mixed_ball_probability, robust_error,
-                                        rr_label_distribution, sample_and_label_epsilons)
 from bcdp.bayesian.random_instances import random_mechanism
+from bcdp.claims import ClaimResult
 from bcdp.core.numbers import INFINITY
+from bcdp.partial.halfspaces import (
+    LABELS,
+    ball_mixed,
+    compose_after_label_rr,
+    cube,
+    decision_distance,
+    em_epsilon_ratio,
+    exponential_mechanism_exact,
+    integer_halfspaces,
+    lemma21_printed_rr_risk,
+    lemma21_rr_risk,
+    lemma21_symbolic_derivation,
+    mixed_ball_probability,
+    robust_error,
+    rr_label_distribution,
+    sample_and_label_epsilons,
+)
+from bcdp.partial.pure import dataset_domain, per_attribute_epsilon
 
 from ._common import jsonable, keep, rstr
 

@@ -36,14 +36,25 @@ from fractions import Fraction
 
 import mpmath
 import numpy as np
-
 from bcdp.claims import ClaimResult
-from bcdp.partial.halfspaces import (LABELS, cube, decision_distance, em_epsilon_ratio,
-                                        em_feature_epsilon_certified, em_probabilities_mp, em_scores,
-                                        empirical_robust_error, empirical_smoothed_loss, exponential_mechanism_exact,
-                                        integer_halfspaces, sample_and_label_epsilons, sample_exponential_mechanism,
-                                        smoothed_loss, smoothed_loss_from_distance)
 from bcdp.core.numbers import INFINITY
+from bcdp.partial.halfspaces import (
+    LABELS,
+    cube,
+    decision_distance,
+    em_epsilon_ratio,
+    em_feature_epsilon_certified,
+    em_probabilities_mp,
+    em_scores,
+    empirical_robust_error,
+    empirical_smoothed_loss,
+    exponential_mechanism_exact,
+    integer_halfspaces,
+    sample_and_label_epsilons,
+    sample_exponential_mechanism,
+    smoothed_loss,
+    smoothed_loss_from_distance,
+)
 
 from ._common import jsonable, keep, rstr
 

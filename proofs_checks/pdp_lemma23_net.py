@@ -27,7 +27,6 @@ import random
 from fractions import Fraction
 
 import numpy as np
-
 from bcdp.claims import ClaimResult
 from bcdp.partial.halfspaces import cube, lemma23_minimal_radius, lemma23_step_holds
 

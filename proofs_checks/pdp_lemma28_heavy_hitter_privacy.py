@@ -30,12 +30,19 @@ from __future__ import annotations
 from fractions import Fraction
 
 import mpmath as mp
-
 from bcdp.claims import ClaimResult
-from bcdp.partial.heavy_hitters import (DPS, example_pair_from_counts, hh_params, lemma28_bound,
-                                           max_log_ratio_d4, neighbouring_pairs_up_to_symmetry,
-                                           path_sup_all_datasets, path_sup_for_pair, to_mpf,
-                                           zxx16_laplace_lemma)
+from bcdp.partial.heavy_hitters import (
+    DPS,
+    example_pair_from_counts,
+    hh_params,
+    lemma28_bound,
+    max_log_ratio_d4,
+    neighbouring_pairs_up_to_symmetry,
+    path_sup_all_datasets,
+    path_sup_for_pair,
+    to_mpf,
+    zxx16_laplace_lemma,
+)
 
 #: (lambda, mu, tau, max n) for the exhaustive d = 4 sweep (small tau so that small n is not trivial)
 SMALL_SETS = (("1", "3/2", "1/2", 4), ("1/2", "2", "1", 4), ("2", "3/2", "1", 4))

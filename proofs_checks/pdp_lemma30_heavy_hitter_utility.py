@@ -28,10 +28,16 @@ from fractions import Fraction
 import mpmath as mp
 import numpy as np
 import sympy
-
 from bcdp.claims import ClaimResult
-from bcdp.partial.heavy_hitters import (DPS, hh_params, inclusion_law, int_to_bits, lemma30_conditions,
-                                           miss_probability_union_bound, priv_heavy_hitter_sample)
+from bcdp.partial.heavy_hitters import (
+    DPS,
+    hh_params,
+    inclusion_law,
+    int_to_bits,
+    lemma30_conditions,
+    miss_probability_union_bound,
+    priv_heavy_hitter_sample,
+)
 
 D, NU, ETA, LAM = 16, Fraction(1, 10), Fraction(1, 10), 3
 TRIALS, SEED, FALSE_FAILURE = 300, 20261122, Fraction(1, 10**6)

@@ -35,13 +35,17 @@ from fractions import Fraction
 
 import mpmath
 import numpy as np
-from scipy.sparse.csgraph import shortest_path
-
 from bcdp import Mechanism
-from bcdp.claims import ClaimResult
-from bcdp.partial.pure import dataset_domain, hamming, minimal_nabla_ratios, nabla_dp_holds
-from bcdp.partial.concentrated import INFINITY, nabla_cdp_holds, one_record_pairs
 from bcdp.bayesian.random_instances import random_mechanism
+from bcdp.claims import ClaimResult
+from bcdp.partial.concentrated import INFINITY, nabla_cdp_holds, one_record_pairs
+from bcdp.partial.pure import (
+    dataset_domain,
+    hamming,
+    minimal_nabla_ratios,
+    nabla_dp_holds,
+)
+from scipy.sparse.csgraph import shortest_path
 
 from ._common import keep, verdict
 from ._pdp_cdp_common import WDPS, compare, ds, s

@@ -40,11 +40,17 @@ from fractions import Fraction
 
 from bcdp import Mechanism, Prior
 from bcdp.claims import ClaimResult
-from bcdp.partial.pure import dataset_domain
-from bcdp.partial.semantics import (cells_of, prop26_bound, prop26_tv, rr_row, xor_rr_counterexample,
-                                       xor_rr_instance)
 from bcdp.core.numbers import INFINITY
 from bcdp.core.spaces import ProductDomain
+from bcdp.partial.pure import dataset_domain
+from bcdp.partial.semantics import (
+    cells_of,
+    prop26_bound,
+    prop26_tv,
+    rr_row,
+    xor_rr_counterexample,
+    xor_rr_instance,
+)
 
 from ._common import jsonable, keep
 from ._pdp_semantics_common import eps_ratio

@@ -35,13 +35,12 @@ import random
 from fractions import Fraction
 
 import mpmath
-
 from bcdp import Mechanism
 from bcdp.claims import ClaimResult
-from bcdp.partial.pure import dataset_domain
-from bcdp.partial.concentrated import per_attribute_cdp_epsilon
-from bcdp.partial.semantics import cells_of, mutual_information, prop27_bounds, rr_row
 from bcdp.core.spaces import Prior
+from bcdp.partial.concentrated import per_attribute_cdp_epsilon
+from bcdp.partial.pure import dataset_domain
+from bcdp.partial.semantics import cells_of, mutual_information, prop27_bounds, rr_row
 
 from ._common import jsonable
 from ._pdp_semantics_common import eps_ratio

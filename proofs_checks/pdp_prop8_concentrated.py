@@ -29,12 +29,11 @@ from fractions import Fraction
 
 import mpmath
 import sympy
-
 from bcdp import Mechanism
-from bcdp.claims import ClaimResult
-from bcdp.partial.pure import dataset_domain
-from bcdp.partial.concentrated import INFINITY
 from bcdp.bayesian.random_instances import random_mechanism
+from bcdp.claims import ClaimResult
+from bcdp.partial.concentrated import INFINITY
+from bcdp.partial.pure import dataset_domain
 
 from ._common import enumerated_binary_mechanisms, keep, verdict
 from ._pdp_cdp_common import WDPS, compare, pair_dstars, parallel_rr, s, sum_mechanism

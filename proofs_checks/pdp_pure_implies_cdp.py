@@ -23,11 +23,19 @@ import random
 from fractions import Fraction
 
 import mpmath
-
-from bcdp.claims import ClaimResult
-from bcdp.partial.pure import dataset_domain, minimal_nabla_ratios, per_attribute_epsilon
-from bcdp.partial.concentrated import INFINITY, d_infinity, nabla_cdp_holds, per_attribute_cdp_epsilon
 from bcdp.bayesian.random_instances import random_mechanism
+from bcdp.claims import ClaimResult
+from bcdp.partial.concentrated import (
+    INFINITY,
+    d_infinity,
+    nabla_cdp_holds,
+    per_attribute_cdp_epsilon,
+)
+from bcdp.partial.pure import (
+    dataset_domain,
+    minimal_nabla_ratios,
+    per_attribute_epsilon,
+)
 
 from ._common import enumerated_binary_mechanisms, keep, verdict
 from ._pdp_cdp_common import WDPS, compare, ds, pair_dstars, parallel_rr, s

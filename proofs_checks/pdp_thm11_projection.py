@@ -23,14 +23,22 @@ import math
 from fractions import Fraction
 
 import numpy as np
-
 from bcdp.claims import ClaimResult
 from bcdp.partial.projection import diameters, workload
-from bcdp.partial.projection_mechanism import (ProjectionMechanism, box_clip_projection,
-                                                   dataset_sensitivities, empirical_bernstein_lower,
-                                                   exact_hull_projection, gaussian_dstar,
-                                                   certifies_projection, hull_projection, nearest_vertex,
-                                                   projection_privacy, utility_bound, vi_residual)
+from bcdp.partial.projection_mechanism import (
+    ProjectionMechanism,
+    box_clip_projection,
+    certifies_projection,
+    dataset_sensitivities,
+    empirical_bernstein_lower,
+    exact_hull_projection,
+    gaussian_dstar,
+    hull_projection,
+    nearest_vertex,
+    projection_privacy,
+    utility_bound,
+    vi_residual,
+)
 
 PRIVACY_CASES = [(fam, d, k, n) for fam in ("conjunction", "parity") for (d, k, n) in
                  [(2, 1, 2), (2, 2, 2), (3, 1, 2), (3, 2, 2), (3, 3, 2), (3, 2, 3), (4, 2, 2)]]

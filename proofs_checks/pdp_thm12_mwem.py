@@ -28,12 +28,17 @@ from fractions import Fraction
 
 import mpmath
 import numpy as np
-
 from bcdp.claims import ClaimResult
 from bcdp.partial.concentrated import d_star
-from bcdp.partial.mwem import (conjunction_workload, disjoint_tuples, max_disjoint_average_error,
-                                  partial_mwem, score_sensitivities, thm12_accounting,
-                                  thm12_accuracy_rhs)
+from bcdp.partial.mwem import (
+    conjunction_workload,
+    disjoint_tuples,
+    max_disjoint_average_error,
+    partial_mwem,
+    score_sensitivities,
+    thm12_accounting,
+    thm12_accuracy_rhs,
+)
 from bcdp.partial.projection_mechanism import empirical_bernstein_lower
 
 SENS_D, SENS_N = 3, 2

@@ -29,12 +29,20 @@ from fractions import Fraction
 
 import mpmath as mp
 import sympy
-
 from bcdp.claims import ClaimResult
-from bcdp.partial.heavy_hitters import (DPS, laplace_histogram_epsilon, lemma28_bound, max_log_ratio_d4,
-                                           neighbouring_pairs_up_to_symmetry, path_sup_all_datasets,
-                                           path_sup_for_pair, rounding_success_probability, thm15_failure_bound,
-                                           thm15_params, thm15_sample_size)
+from bcdp.partial.heavy_hitters import (
+    DPS,
+    laplace_histogram_epsilon,
+    lemma28_bound,
+    max_log_ratio_d4,
+    neighbouring_pairs_up_to_symmetry,
+    path_sup_all_datasets,
+    path_sup_for_pair,
+    rounding_success_probability,
+    thm15_failure_bound,
+    thm15_params,
+    thm15_sample_size,
+)
 from bcdp.partial.histogram import corrected_params, max_log_ratio, printed_params
 
 EPS, NU, N = 1, mp.mpf(1) / 10, 200

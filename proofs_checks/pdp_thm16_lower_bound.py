@@ -31,10 +31,13 @@ import math
 from fractions import Fraction
 
 import sympy
-
 from bcdp.claims import ClaimResult
-from bcdp.partial.heavy_hitters import (packing_success_bound, thm16_packing_min_n, thm16_printed_bound,
-                                           thm16_printed_step)
+from bcdp.partial.heavy_hitters import (
+    packing_success_bound,
+    thm16_packing_min_n,
+    thm16_printed_bound,
+    thm16_printed_step,
+)
 
 EPS_GRID = (Fraction(1, 100), Fraction(1, 10), Fraction(1, 2), Fraction(1), Fraction(2))
 NU_GRID = (Fraction(1, 100), Fraction(1, 10))

@@ -32,12 +32,11 @@ import random
 from fractions import Fraction
 
 import mpmath
-
-from bcdp.claims import ClaimResult
 from bcdp.bayesian.notions import max_column_ratio
-from bcdp.partial.pure import dataset_domain, hamming, per_attribute_epsilon
-from bcdp.partial.concentrated import INFINITY, d_infinity, d_star, one_record_pairs
 from bcdp.bayesian.random_instances import random_mechanism, random_pmf
+from bcdp.claims import ClaimResult
+from bcdp.partial.concentrated import INFINITY, d_infinity, d_star, one_record_pairs
+from bcdp.partial.pure import dataset_domain, hamming, per_attribute_epsilon
 
 from ._common import keep, verdict
 from ._pdp_cdp_common import WDPS, compare, ds, parallel_rr, s, sum_mechanism

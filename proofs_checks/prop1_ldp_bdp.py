@@ -18,7 +18,16 @@ from bcdp.bayesian.bruteforce import bdp_ratio_bruteforce, ldp_ratio_bruteforce
 from bcdp.claims import ClaimResult
 from bcdp.core.parameters import ratio_at_most
 
-from ._common import SQUARE, describe, example1_mechanism, enumerated_pairs, keep, random_pairs, rstr, verdict
+from ._common import (
+    SQUARE,
+    describe,
+    enumerated_pairs,
+    example1_mechanism,
+    keep,
+    random_pairs,
+    rstr,
+    verdict,
+)
 
 SEED = 20240101
 N_RANDOM = 200

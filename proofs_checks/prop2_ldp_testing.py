@@ -15,14 +15,24 @@ from fractions import Fraction
 from typing import Sequence
 
 import sympy
-
 from bcdp import INFINITY, Mechanism, ldp_epsilon
+from bcdp.bayesian.hypothesis_testing import (
+    TestPoint,
+    all_tests,
+    ldp_ratio_from_tests,
+    satisfies_testing_criterion,
+)
 from bcdp.claims import ClaimResult
-from bcdp.bayesian.hypothesis_testing import (TestPoint, all_tests, ldp_ratio_from_tests,
-                                     satisfies_testing_criterion)
 from bcdp.core.numbers import log_of_ratio
 
-from ._common import describe, enumerated_binary_mechanisms, keep, random_pairs, rstr, verdict
+from ._common import (
+    describe,
+    enumerated_binary_mechanisms,
+    keep,
+    random_pairs,
+    rstr,
+    verdict,
+)
 
 SEED = 20240202
 N_RANDOM = 150

@@ -16,12 +16,19 @@ from __future__ import annotations
 from fractions import Fraction
 
 import sympy
-
 from bcdp import Mechanism, Prior, ProductDomain, bcdp_vector, cdp_vector, ldp_epsilon
 from bcdp.claims import ClaimResult
 from bcdp.core.parameters import ratio_at_most
 
-from ._common import describe, enumerated_pairs, keep, random_pairs, random_pairs_split, vec_str, verdict
+from ._common import (
+    describe,
+    enumerated_pairs,
+    keep,
+    random_pairs,
+    random_pairs_split,
+    vec_str,
+    verdict,
+)
 
 SEED = 20240404
 N_RANDOM = 150

@@ -13,11 +13,18 @@ from __future__ import annotations
 from fractions import Fraction
 
 import sympy
-
-from bcdp import Mechanism, Prior, ProductDomain, bcdp_vector, cdp_vector, coordinate_dependence, ldp_epsilon
+from bcdp import (
+    Mechanism,
+    Prior,
+    ProductDomain,
+    bcdp_vector,
+    cdp_vector,
+    coordinate_dependence,
+    ldp_epsilon,
+)
 from bcdp.bayesian.cdp_to_bcdp import prop4_bcdp_bound, prop4_bound_ratios
-from bcdp.claims import ClaimResult
 from bcdp.bayesian.examples import independent_randomized_response
+from bcdp.claims import ClaimResult
 from bcdp.core.numbers import INFINITY
 
 from ._common import describe, keep, random_pairs_split, rstr, verdict

@@ -13,11 +13,19 @@ from __future__ import annotations
 import itertools
 import random
 
-from bcdp import (Mechanism, Prior, bcdp_vector, bdp_epsilon, cdp_vector, ldp_epsilon, post_process,
-                  post_process_kernel)
+from bcdp import (
+    Mechanism,
+    Prior,
+    bcdp_vector,
+    bdp_epsilon,
+    cdp_vector,
+    ldp_epsilon,
+    post_process,
+    post_process_kernel,
+)
+from bcdp.bayesian.random_instances import random_pmf
 from bcdp.claims import ClaimResult
 from bcdp.core.parameters import ratio_at_most
-from bcdp.bayesian.random_instances import random_pmf
 
 from ._common import describe, enumerated_pairs, keep, random_pairs, vec_str, verdict
 

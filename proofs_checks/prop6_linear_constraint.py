@@ -13,11 +13,14 @@ import random
 from fractions import Fraction
 
 import sympy
-
-from bcdp.bayesian.cdp_to_bcdp import prop4_bcdp_bound, prop6_condition_holds, prop6_matrix
-from bcdp.core.intervals import compare, to_float
-from bcdp.claims import ClaimResult
+from bcdp.bayesian.cdp_to_bcdp import (
+    prop4_bcdp_bound,
+    prop6_condition_holds,
+    prop6_matrix,
+)
 from bcdp.bayesian.symbolic import prop6_concavity
+from bcdp.claims import ClaimResult
+from bcdp.core.intervals import compare, to_float
 
 from ._common import keep, verdict
 

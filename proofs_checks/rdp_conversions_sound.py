@@ -17,9 +17,14 @@ from __future__ import annotations
 
 import mpmath as mp
 import sympy
-
+from bcdp.accounting.conversion import (
+    METHODS,
+    gaussian_rdp,
+    randomized_response_rdp,
+    rdp_to_dp,
+    zcdp_to_dp,
+)
 from bcdp.claims import ClaimResult
-from bcdp.accounting.conversion import (METHODS, gaussian_rdp, randomized_response_rdp, rdp_to_dp, zcdp_to_dp)
 
 from ._common import verdict
 

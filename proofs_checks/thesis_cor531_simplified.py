@@ -26,9 +26,9 @@ import math
 from fractions import Fraction
 
 import mpmath
-
-from bcdp.shuffle import bounds as sb
 from bcdp.claims import ClaimResult
+from bcdp.core.errors import ValidityConditionError
+from bcdp.shuffle import bounds as sb
 
 from ._common import keep
 from ._shuffle_common import exact_api, s

@@ -23,9 +23,8 @@ from fractions import Fraction
 from math import comb
 
 import mpmath
-
-from bcdp.shuffle import bounds as sb
 from bcdp.claims import ClaimResult
+from bcdp.shuffle import bounds as sb
 from bcdp.shuffle.symbolic import bernoulli_central_moments_nonnegative
 
 from ._common import keep

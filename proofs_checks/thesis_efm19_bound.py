@@ -9,9 +9,8 @@ from __future__ import annotations
 
 import mpmath
 import sympy as sp
-
-from bcdp.shuffle import bounds as sb
 from bcdp.claims import ClaimResult
+from bcdp.shuffle import bounds as sb
 
 from ._common import keep
 from ._shuffle_common import s

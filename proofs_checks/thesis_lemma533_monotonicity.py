@@ -13,7 +13,6 @@ from __future__ import annotations
 from fractions import Fraction
 
 import numpy as np
-
 from bcdp.claims import ClaimResult
 
 from ._common import keep

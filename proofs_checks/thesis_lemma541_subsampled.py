@@ -17,9 +17,8 @@ from fractions import Fraction
 
 import mpmath
 import numpy as np
-
-from bcdp.shuffle import bounds as sb
 from bcdp.claims import ClaimResult
+from bcdp.shuffle import bounds as sb
 
 from ._common import keep
 from ._shuffle_common import exact_api, s

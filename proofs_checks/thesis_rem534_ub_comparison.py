@@ -12,9 +12,8 @@ Also recorded per point: the smallest of (5.4), (5.7), (5.8) and eps0 (the valid
 from __future__ import annotations
 
 import mpmath
-
-from bcdp.shuffle import bounds as sb
 from bcdp.claims import ClaimResult
+from bcdp.shuffle import bounds as sb
 
 from ._common import keep
 from ._shuffle_common import s

@@ -15,9 +15,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 import mpmath
-
-from bcdp.shuffle import bounds as sb
 from bcdp.claims import ClaimResult
+from bcdp.shuffle import bounds as sb
 
 from ._common import keep
 from ._shuffle_common import exact_api, s

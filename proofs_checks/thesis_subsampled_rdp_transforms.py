@@ -33,7 +33,6 @@ from fractions import Fraction
 
 import mpmath
 import numpy as np
-
 from bcdp.accounting import subsampling as sr
 from bcdp.claims import ClaimResult
 

@@ -25,12 +25,17 @@ from __future__ import annotations
 from fractions import Fraction
 
 import mpmath
-
-from bcdp.shuffle import bounds as sb
 from bcdp.claims import ClaimResult
+from bcdp.shuffle import bounds as sb
 
 from ._common import keep
-from ._shuffle_common import exact_api, s, twin_531_n_unbarred, twin_531_no_floor, twin_535_at
+from ._shuffle_common import (
+    exact_api,
+    s,
+    twin_531_n_unbarred,
+    twin_531_no_floor,
+    twin_535_at,
+)
 from ._shuffle_instances import INT_ALPHAS, eps0_of, kary_instances, rr_instances
 
 

@@ -9,9 +9,9 @@ the function requires alpha > 1.  Also recorded: where (5.7) exceeds eps0.
 from __future__ import annotations
 
 import mpmath
-
-from bcdp.shuffle import bounds as sb
 from bcdp.claims import ClaimResult
+from bcdp.core.errors import InvalidInputError
+from bcdp.shuffle import bounds as sb
 
 from ._common import keep
 from ._shuffle_common import exact_api, s
@@ -43,7 +43,7 @@ def check() -> ClaimResult:
         try:
             sb.thm532_upper(100, 1, 1)
             alpha_one_refused = False
-        except sb.ShuffleParameterError:
+        except sb.InvalidInputError:
             alpha_one_refused = True
     ok = not viol and alpha_one_refused
     return ClaimResult(

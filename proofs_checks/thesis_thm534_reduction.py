@@ -15,7 +15,6 @@ from fractions import Fraction
 from math import comb
 
 import numpy as np
-
 from bcdp.claims import ClaimResult
 
 from ._common import keep

@@ -16,9 +16,8 @@ from fractions import Fraction
 
 import mpmath
 import numpy as np
-
-from bcdp.shuffle import bounds as sb
 from bcdp.claims import ClaimResult
+from bcdp.shuffle import bounds as sb
 from bcdp.shuffle.symbolic import chi_square_lemma535
 
 from ._common import keep

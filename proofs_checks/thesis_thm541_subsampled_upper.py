@@ -24,9 +24,8 @@ from fractions import Fraction
 
 import mpmath
 import numpy as np
-
-from bcdp.shuffle import bounds as sb
 from bcdp.claims import ClaimResult
+from bcdp.shuffle import bounds as sb
 from bcdp.shuffle.symbolic import upsilon_identity
 
 from ._common import keep

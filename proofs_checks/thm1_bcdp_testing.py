@@ -18,12 +18,24 @@ from fractions import Fraction
 
 from bcdp import Mechanism, Prior, bcdp_vector
 from bcdp.bayesian.bruteforce import coordinate_set_members, nonempty_subsets
+from bcdp.bayesian.hypothesis_testing import (
+    all_tests,
+    bcdp_ratio_from_tests,
+    law_given_coordinate_set,
+    satisfies_testing_criterion,
+)
 from bcdp.claims import ClaimResult
-from bcdp.bayesian.hypothesis_testing import (all_tests, bcdp_ratio_from_tests, law_given_coordinate_set,
-                                     satisfies_testing_criterion)
 from bcdp.core.numbers import log_of_ratio
 
-from ._common import describe, enumerated_pairs, jsonable, keep, random_pairs, rstr, verdict
+from ._common import (
+    describe,
+    enumerated_pairs,
+    jsonable,
+    keep,
+    random_pairs,
+    rstr,
+    verdict,
+)
 
 SEED = 20240303
 N_RANDOM = 120

@@ -14,11 +14,10 @@ import random
 from fractions import Fraction
 
 import sympy
-
 from bcdp.bayesian.allocation import allocate_budgets
 from bcdp.bayesian.cdp_to_bcdp import prop4_bcdp_bound
-from bcdp.core.intervals import compare
 from bcdp.claims import ClaimResult
+from bcdp.core.intervals import compare
 
 from ._common import keep, verdict
 

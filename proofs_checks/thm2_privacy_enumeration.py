@@ -35,13 +35,12 @@ from typing import Any
 
 import mpmath
 import sympy
-
 from bcdp import Prior, ProductDomain, coordinate_dependence
 from bcdp.bayesian import highprec as hp
 from bcdp.bayesian.allocation import allocate_budgets, sorted_order
-from bcdp.claims import ClaimResult
 from bcdp.bayesian.mmean_finite import mmean_for_allocation, mmean_joint_kernel
 from bcdp.bayesian.random_instances import random_pmf
+from bcdp.claims import ClaimResult
 
 from ._common import verdict
 

@@ -14,12 +14,11 @@ from __future__ import annotations
 from fractions import Fraction
 
 import sympy
-
 from bcdp.bayesian.allocation import allocate_budgets
 from bcdp.bayesian.cdp_to_bcdp import prop4_bcdp_bound
-from bcdp.core.intervals import compare
-from bcdp.claims import ClaimResult
 from bcdp.bayesian.variants import allocation_exact_strict, allocation_public_code_float
+from bcdp.claims import ClaimResult
+from bcdp.core.intervals import compare
 
 DELTA = ["0.2", "0.2"] + ["2"] * 8
 

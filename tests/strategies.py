@@ -2,9 +2,8 @@
 
 from fractions import Fraction
 
-from hypothesis import strategies as st
-
 from bcdp import Mechanism, Prior, ProductDomain
+from hypothesis import strategies as st
 
 
 @st.composite

@@ -7,12 +7,25 @@ Exact finite-space engine (BCDP paper, Aliakbarpour et al. 2024, Sections 2-3):
 path :mod:`bcdp.bayesian.fast` (tested against the exact engine; exact code never imports it).
 """
 
-from bcdp.bayesian.notions import (bcdp_vector, bdp_epsilon, cdp_vector, conditional_output_laws,
-                      coordinate_dependence, ldp_epsilon)
-from bcdp.core.parameters import LogRatioParameter, ProbabilityParameter
+from bcdp.bayesian.notions import (
+                      bcdp_vector,
+                      bdp_epsilon,
+                      cdp_vector,
+                      conditional_output_laws,
+                      coordinate_dependence,
+                      ldp_epsilon,
+)
+from bcdp.core.errors import InvalidInputError
 from bcdp.core.numbers import INFINITY, to_fraction
-from bcdp.core.spaces import (InvalidInputError, Mechanism, Prior, ProductDomain, compose, post_process,
-                     post_process_kernel)
+from bcdp.core.parameters import LogRatioParameter, ProbabilityParameter
+from bcdp.core.spaces import (
+                      Mechanism,
+                      Prior,
+                      ProductDomain,
+                      compose,
+                      post_process,
+                      post_process_kernel,
+)
 
 __version__ = "0.1.0"
 

@@ -11,13 +11,12 @@ import mpmath
 import numpy as np
 import pytest
 import sympy as sp
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
+from bcdp.accounting import subsampling as sr
+from bcdp.core.errors import InvalidInputError, ValidityConditionError
 from bcdp.shuffle import bounds as sb
 from bcdp.shuffle import exact as se
-from bcdp.accounting import subsampling as sr
-from bcdp.shuffle.bounds import ShuffleParameterError, ValidityConditionError
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 
 def _sym_wbk19(base, g, a, einf):
@@ -88,27 +87,27 @@ def test_wbk19_gamma_one_and_small_eps_inf_closed_form():
 
 @pytest.mark.parametrize("bad", [0, -0.1, 1.5, float("nan"), None, True])
 def test_gamma_validation(bad):
-    with pytest.raises(ShuffleParameterError):
+    with pytest.raises(InvalidInputError):
         sr.wbk19_thm9(lambda j: 0.1, bad, 2)
-    with pytest.raises(ShuffleParameterError):
+    with pytest.raises(InvalidInputError):
         sr.zw19_thm6(lambda j: 0.1, bad, 2)
 
 
 @pytest.mark.parametrize("alpha", [1, 0, 2.5, float("nan"), float("inf")])
 def test_alpha_validation(alpha):
-    with pytest.raises(ShuffleParameterError):
+    with pytest.raises(InvalidInputError):
         sr.wbk19_thm9(lambda j: 0.1, 0.5, alpha)
-    with pytest.raises(ShuffleParameterError):
+    with pytest.raises(InvalidInputError):
         sr.zw19_thm6(lambda j: 0.1, 0.5, alpha)
 
 
 @pytest.mark.parametrize("val", [-0.1, float("nan"), None, "x"])
 def test_base_validation(val):
-    with pytest.raises(ShuffleParameterError):
+    with pytest.raises(InvalidInputError):
         sr.wbk19_thm9(lambda j: val, 0.5, 3)
-    with pytest.raises(ShuffleParameterError):
+    with pytest.raises(InvalidInputError):
         sr.zw19_thm6(lambda j: val, 0.5, 3)
-    with pytest.raises(ShuffleParameterError):
+    with pytest.raises(InvalidInputError):
         sr.wbk19_thm9(lambda j: 0.1, 0.5, 3, eps_inf=-1)
 
 

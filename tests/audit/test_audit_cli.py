@@ -5,7 +5,6 @@ from pathlib import Path
 
 import pytest
 import sympy
-
 from bcdp.cli import main
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "docs" / "examples"

@@ -9,12 +9,11 @@ import random
 from fractions import Fraction
 
 import pytest
+from bcdp.cli import main
+from bcdp.core.numbers import INFINITY
+from bcdp.core.parameters import LogRatioParameter
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from bcdp.cli import main
-from bcdp.core.parameters import LogRatioParameter
-from bcdp.core.numbers import INFINITY
 
 INF = float("inf")
 

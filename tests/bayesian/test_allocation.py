@@ -5,14 +5,19 @@ from fractions import Fraction as F
 
 import pytest
 import sympy
-from hypothesis import given, settings, strategies as st
-
-from bcdp.bayesian.allocation import (allocate_budgets, min_delta_baseline, mse_bound_eq17, mse_objective,
-                             mse_objective_float)
+from bcdp.bayesian.allocation import (
+    allocate_budgets,
+    min_delta_baseline,
+    mse_bound_eq17,
+    mse_objective,
+    mse_objective_float,
+)
 from bcdp.bayesian.cdp_to_bcdp import prop4_bcdp_bound
-from bcdp.core.intervals import compare, to_float
-from bcdp.cli import main
 from bcdp.bayesian.variants import allocation_exact_strict, allocation_public_code_float
+from bcdp.cli import main
+from bcdp.core.intervals import compare, to_float
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 rationals = st.fractions(min_value=0, max_value=3, max_denominator=20)
 

@@ -6,15 +6,25 @@ import mpmath
 import numpy as np
 import pytest
 import sympy
-from hypothesis import given, settings, strategies as st
-
 from bcdp import bcdp_vector, cdp_vector, coordinate_dependence, ldp_epsilon
-from bcdp.bayesian.cdp_to_bcdp import (prop4_bcdp_bound, prop4_bcdp_bound_float, prop4_bound_ratios,
-                              prop4_ldp_bound, prop6_condition_holds, prop6_matrix)
+from bcdp.bayesian.cdp_to_bcdp import (
+    prop4_bcdp_bound,
+    prop4_bcdp_bound_float,
+    prop4_bound_ratios,
+    prop4_ldp_bound,
+    prop6_condition_holds,
+    prop6_matrix,
+)
+from bcdp.bayesian.symbolic import (
+    corollary1_c,
+    corollary1_regime,
+    corollary1_threshold,
+    prop6_concavity,
+)
 from bcdp.core.intervals import compare, to_float
 from bcdp.core.numbers import INFINITY
-from bcdp.bayesian.symbolic import corollary1_c, corollary1_regime, corollary1_threshold, prop6_concavity
-
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from strategies import instance
 
 small = st.fractions(min_value=0, max_value=3, max_denominator=16)

@@ -1,15 +1,23 @@
 """Exact objects: constructors, validation errors, composition and post-processing semantics."""
 
+import math
 from decimal import Decimal
 from fractions import Fraction as F
-import math
 
 import pytest
 import sympy
-
-from bcdp import (InvalidInputError, Mechanism, Prior, ProductDomain, compose, post_process,
-                  post_process_kernel, to_fraction)
-from bcdp.core.numbers import FloatRefusedError, log_of_ratio
+from bcdp import (
+    InvalidInputError,
+    Mechanism,
+    Prior,
+    ProductDomain,
+    compose,
+    post_process,
+    post_process_kernel,
+    to_fraction,
+)
+from bcdp.core.errors import FloatRefusedError, InvalidInputError
+from bcdp.core.numbers import log_of_ratio
 
 
 def test_to_fraction_exact_forms():

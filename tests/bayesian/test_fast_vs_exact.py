@@ -16,14 +16,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
-
-from bcdp.bayesian import fast
-from bcdp.bayesian import notions
-from bcdp.bayesian.hypothesis_testing import all_tests, neyman_pearson_curve, smallest_delta_ratio
+from bcdp.bayesian import fast, notions
+from bcdp.bayesian.hypothesis_testing import (
+    all_tests,
+    neyman_pearson_curve,
+    smallest_delta_ratio,
+)
 from bcdp.core.numbers import INFINITY
 from bcdp.core.spaces import Mechanism, Prior, ProductDomain
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from strategies import small_domain
 
 REL, ABS = 1e-9, 1e-12

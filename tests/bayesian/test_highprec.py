@@ -18,16 +18,27 @@ from fractions import Fraction
 import mpmath
 import pytest
 import sympy
-from hypothesis import given, settings
-
-from bcdp import (Mechanism, Prior, ProductDomain, bcdp_vector, bdp_epsilon, cdp_vector, compose,
-                  conditional_output_laws, ldp_epsilon)
+from bcdp import (
+    Mechanism,
+    Prior,
+    ProductDomain,
+    bcdp_vector,
+    bdp_epsilon,
+    cdp_vector,
+    compose,
+    conditional_output_laws,
+    ldp_epsilon,
+)
 from bcdp.bayesian import highprec as hp
 from bcdp.bayesian.allocation import allocate_budgets
-from bcdp.bayesian.mmean_finite import mmean_for_allocation, mmean_joint_kernel, stage_budgets
+from bcdp.bayesian.mmean_finite import (
+    mmean_for_allocation,
+    mmean_joint_kernel,
+    stage_budgets,
+)
 from bcdp.bayesian.random_instances import random_instance
 from bcdp.core.numbers import INFINITY
-
+from hypothesis import given, settings
 from strategies import instance
 
 DPS = 60

@@ -17,15 +17,24 @@ import math
 
 import numpy as np
 import pytest
-from scipy.optimize import minimize
-
 from bcdp.bayesian.allocation import allocate_budgets
-from bcdp.core.intervals import to_float
-from bcdp.bayesian.least_squares import (Quadratic, asymptotic_excess_risk, excess_risk_samples,
-                                least_squares_objective, m_mean_moments, private_least_squares,
-                                privatize_twice, surrogate_from_copies, surrogate_mean,
-                                surrogate_objective, surrogate_variance, trust_region_subproblem)
+from bcdp.bayesian.least_squares import (
+    Quadratic,
+    asymptotic_excess_risk,
+    excess_risk_samples,
+    least_squares_objective,
+    m_mean_moments,
+    private_least_squares,
+    privatize_twice,
+    surrogate_from_copies,
+    surrogate_mean,
+    surrogate_objective,
+    surrogate_variance,
+    trust_region_subproblem,
+)
 from bcdp.bayesian.mechanisms import duchi_l2, m_mean
+from bcdp.core.intervals import to_float
+from scipy.optimize import minimize
 
 Z = 5.5
 BERNSTEIN_FAIL = 1e-7

@@ -9,9 +9,15 @@ import math
 import numpy as np
 import pytest
 import sympy
-
-from bcdp.bayesian.mechanisms import (duchi_l2, duchi_l2_constant, m_mean, paper_weights, private_mean,
-                             project_box, stage_budgets)
+from bcdp.bayesian.mechanisms import (
+    duchi_l2,
+    duchi_l2_constant,
+    m_mean,
+    paper_weights,
+    private_mean,
+    project_box,
+    stage_budgets,
+)
 from bcdp.bayesian.mechanisms_theory import constant_paper, constant_unbiased
 
 FAIL = 1e-9

@@ -3,16 +3,34 @@
 from fractions import Fraction
 
 import pytest
+from bcdp import (
+    INFINITY,
+    Mechanism,
+    Prior,
+    ProductDomain,
+    bcdp_vector,
+    bdp_epsilon,
+    cdp_vector,
+    conditional_output_laws,
+    coordinate_dependence,
+    ldp_epsilon,
+)
+from bcdp.bayesian.bruteforce import (
+    bcdp_ratios_bruteforce,
+    bdp_ratio_bruteforce,
+    cdp_ratios_bruteforce,
+    dependence_bruteforce,
+    ldp_ratio_bruteforce,
+)
+from bcdp.bayesian.hypothesis_testing import (
+    all_tests,
+    bcdp_ratio_from_tests,
+    neyman_pearson_curve,
+    satisfies_testing_criterion,
+    smallest_delta_ratio,
+    tradeoff_frontier,
+)
 from hypothesis import given, settings
-
-from bcdp import (INFINITY, Mechanism, Prior, ProductDomain, bcdp_vector, bdp_epsilon, cdp_vector,
-                  conditional_output_laws, coordinate_dependence, ldp_epsilon)
-from bcdp.bayesian.bruteforce import (bcdp_ratios_bruteforce, bdp_ratio_bruteforce, cdp_ratios_bruteforce,
-                             dependence_bruteforce, ldp_ratio_bruteforce)
-from bcdp.bayesian.hypothesis_testing import (all_tests, bcdp_ratio_from_tests, neyman_pearson_curve,
-                                     satisfies_testing_criterion, smallest_delta_ratio,
-                                     tradeoff_frontier)
-
 from strategies import instance
 
 SETTINGS = settings(max_examples=120, deadline=None)

@@ -18,13 +18,16 @@ from fractions import Fraction
 import numpy as np
 import pytest
 import sympy
+from bcdp.bayesian.allocation import (
+    allocate_budgets,
+    min_delta_baseline,
+    mse_objective_float,
+)
+from bcdp.bayesian.optimal_allocation import OptimalAllocation, optimal_allocation
+from bcdp.core.intervals import compare
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scipy.optimize import minimize
-
-from bcdp.bayesian.allocation import allocate_budgets, min_delta_baseline, mse_objective_float
-from bcdp.core.intervals import compare
-from bcdp.bayesian.optimal_allocation import OptimalAllocation, optimal_allocation
 
 FIG3_DELTA = ["0.2", "0.2"] + ["2"] * 8
 

@@ -9,9 +9,12 @@ from __future__ import annotations
 import itertools
 
 import pytest
-
-from bcdp.checks.thm2_privacy_enumeration import (SEED, correlated_instances, random_prior_instances,
-                                                    sweep)
+from bcdp.checks.thm2_privacy_enumeration import (
+    SEED,
+    correlated_instances,
+    random_prior_instances,
+    sweep,
+)
 
 WIDE_Q = ("0", "0.01", "0.05", "0.1", "0.2", "0.3", "0.5", "0.7", "0.9", "0.99", "1")
 

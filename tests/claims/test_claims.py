@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 
 import pytest
-
 from bcdp.claims import PASSING_VERDICTS, check_modules, run_check
 
 #: Check modules that must exist (so that none silently disappears).  Other modules may be added;

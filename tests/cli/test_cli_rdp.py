@@ -6,10 +6,9 @@ import math
 import mpmath
 import numpy as np
 import pytest
-from scipy.stats import binom
-
 from bcdp.cli import main
 from bcdp.shuffle.exact import rr_pair_over_j_mp
+from scipy.stats import binom
 
 
 def run(capsys, *argv):

@@ -7,13 +7,20 @@ import random
 from fractions import Fraction
 
 import pytest
-
 from bcdp import INFINITY, Mechanism, ProductDomain, cdp_vector
-from bcdp.partial.pure import (dataset_domain, hamming, minimal_nabla_ratios, nabla_dp_holds,
-                             per_attribute_epsilon, per_attribute_matrix, to_dataset, to_point,
-                             whole_record_epsilon)
 from bcdp.bayesian.random_instances import random_mechanism
-from bcdp.core.spaces import InvalidInputError
+from bcdp.core.errors import InvalidInputError
+from bcdp.partial.pure import (
+    dataset_domain,
+    hamming,
+    minimal_nabla_ratios,
+    nabla_dp_holds,
+    per_attribute_epsilon,
+    per_attribute_matrix,
+    to_dataset,
+    to_point,
+    whole_record_epsilon,
+)
 
 SHAPES = [(1, 1), (1, 2), (2, 1), (1, 3), (2, 2)]
 

@@ -15,18 +15,27 @@ from fractions import Fraction
 import mpmath
 import pytest
 import sympy
+from bcdp import Mechanism
+from bcdp.checks._pdp_cdp_common import (
+    parallel_rr,  # builds the input only; expected values stay closed forms
+)
+from bcdp.core.errors import FloatRefusedError, InvalidInputError
+from bcdp.partial.concentrated import (
+    INFINITY,
+    d_infinity,
+    d_star,
+    kl_divergence,
+    kl_divergence_exact,
+    nabla_cdp_holds,
+    per_attribute_cdp_epsilon,
+    renyi_divergence,
+    renyi_divergence_exact,
+    renyi_moment_exact,
+    whole_record_zcdp,
+)
+from bcdp.partial.pure import dataset_domain, hamming
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from bcdp import Mechanism
-from bcdp.partial.pure import dataset_domain, hamming
-from bcdp.partial.concentrated import (INFINITY, d_infinity, d_star, kl_divergence, kl_divergence_exact,
-                                          nabla_cdp_holds, per_attribute_cdp_epsilon, renyi_divergence,
-                                          renyi_divergence_exact, renyi_moment_exact, whole_record_zcdp)
-from bcdp.core.numbers import FloatRefusedError
-from bcdp.core.spaces import InvalidInputError
-from bcdp.checks._pdp_cdp_common import parallel_rr  # builds the input only; expected values stay closed forms
-
 from strategies import exact_pmf
 
 F = Fraction

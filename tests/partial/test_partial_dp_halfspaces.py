@@ -10,21 +10,41 @@ import mpmath
 import numpy as np
 import pytest
 import sympy
+from bcdp.core.errors import FloatRefusedError, InvalidInputError
+from bcdp.core.numbers import INFINITY
+from bcdp.core.spaces import Mechanism
+from bcdp.partial.halfspaces import (
+    LABELS,
+    ball_mixed,
+    compose_after_label_rr,
+    cube,
+    decision_distance,
+    em_epsilon_ratio,
+    em_feature_epsilon_certified,
+    em_probabilities_mp,
+    em_scores,
+    empirical_robust_error,
+    empirical_smoothed_loss,
+    exponential_mechanism_exact,
+    halfspace,
+    integer_halfspaces,
+    label_rr_mechanism,
+    lemma21_printed_rr_risk,
+    lemma21_rr_risk,
+    lemma21_symbolic_derivation,
+    lemma23_minimal_radius,
+    lemma23_step_holds,
+    loss_lcm,
+    mixed_ball_probability,
+    robust_error,
+    rr_label_distribution,
+    sample_and_label_epsilons,
+    sample_exponential_mechanism,
+    smoothed_loss,
+)
+from bcdp.partial.pure import per_attribute_epsilon
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from bcdp.partial.pure import per_attribute_epsilon
-from bcdp.partial.halfspaces import (LABELS, ball_mixed, compose_after_label_rr, cube, decision_distance,
-                                        em_epsilon_ratio, em_feature_epsilon_certified, em_probabilities_mp,
-                                        em_scores, empirical_robust_error, empirical_smoothed_loss,
-                                        exponential_mechanism_exact, halfspace, integer_halfspaces,
-                                        label_rr_mechanism, lemma21_printed_rr_risk, lemma21_rr_risk,
-                                        lemma21_symbolic_derivation, lemma23_minimal_radius, lemma23_step_holds,
-                                        loss_lcm, mixed_ball_probability, robust_error, rr_label_distribution,
-                                        sample_and_label_epsilons, sample_exponential_mechanism, smoothed_loss)
-from bcdp.core.numbers import INFINITY, FloatRefusedError
-from bcdp.core.spaces import InvalidInputError, Mechanism
-
 
 # -- strategies: arbitrary labellings (not only halfspaces) and distributions ------------------------
 

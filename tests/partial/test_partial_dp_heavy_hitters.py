@@ -16,17 +16,41 @@ import mpmath as mp
 import numpy as np
 import pytest
 import sympy
+from bcdp.core.errors import FloatRefusedError, InvalidInputError
+from bcdp.partial.heavy_hitters import (
+    DPS,
+    accept_probability,
+    apply_symmetry,
+    as_counter,
+    enumerate_transcripts_d4,
+    example_pair_from_counts,
+    hh_params,
+    inclusion_law,
+    laplace_histogram_epsilon,
+    laplace_tail,
+    lemma28_bound,
+    max_log_ratio_d4,
+    max_log_ratio_d4_bruteforce,
+    neighbouring_pairs_up_to_symmetry,
+    neighbours,
+    packing_success_bound,
+    path_sup_all_datasets,
+    path_sup_for_pair,
+    priv_heavy_hitter_sample,
+    reject_probability,
+    rounding_success_probability,
+    thm15_failure_bound,
+    thm15_params,
+    thm15_sample_size,
+    thm16_packing_min_n,
+    thm16_printed_step,
+    transcript_log_probability,
+    tree_levels,
+    tree_symmetries,
+    zxx16_laplace_lemma,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from bcdp.partial.heavy_hitters import (
-    DPS, FloatRefusedError, InvalidInputError, accept_probability, apply_symmetry, as_counter,
-    enumerate_transcripts_d4, example_pair_from_counts, hh_params, inclusion_law, laplace_histogram_epsilon,
-    laplace_tail, lemma28_bound, max_log_ratio_d4, max_log_ratio_d4_bruteforce, neighbouring_pairs_up_to_symmetry,
-    neighbours, packing_success_bound, path_sup_all_datasets, path_sup_for_pair, priv_heavy_hitter_sample,
-    reject_probability, rounding_success_probability, thm15_failure_bound, thm15_params, thm15_sample_size,
-    thm16_packing_min_n,
-    thm16_printed_step, transcript_log_probability, tree_levels, tree_symmetries, zxx16_laplace_lemma)
 
 TOL = mp.mpf(10) ** -40
 THM15_PRINTED = thm15_params(1, "1/10", 200, "printed")

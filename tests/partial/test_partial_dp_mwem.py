@@ -12,18 +12,28 @@ import mpmath
 import numpy as np
 import pytest
 import sympy
+from bcdp.core.errors import FloatRefusedError, InvalidInputError
+from bcdp.partial.mwem import (
+    ScoreSensitivities,
+    conjunction_workload,
+    disjoint_tuples,
+    e3_joint_round_slack,
+    e3_joint_round_slack_numeric,
+    e3_symmetric_slack,
+    exponential_mechanism_probabilities,
+    joint_round_slack,
+    lemma13_slack,
+    lemma13_slack_mp,
+    max_disjoint_average_error,
+    partial_mwem,
+    sample_exponential_mechanism,
+    score_sensitivities,
+    thm12_accounting,
+    thm12_accuracy_rhs,
+)
+from bcdp.partial.projection_mechanism import empirical_bernstein_lower
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from bcdp.partial.mwem import (ScoreSensitivities, conjunction_workload, disjoint_tuples,
-                                  e3_joint_round_slack, e3_joint_round_slack_numeric, e3_symmetric_slack,
-                                  joint_round_slack,
-                                  exponential_mechanism_probabilities, lemma13_slack, lemma13_slack_mp,
-                                  max_disjoint_average_error, partial_mwem, sample_exponential_mechanism,
-                                  score_sensitivities, thm12_accounting, thm12_accuracy_rhs)
-from bcdp.partial.projection_mechanism import empirical_bernstein_lower
-from bcdp.core.numbers import FloatRefusedError
-from bcdp.core.spaces import InvalidInputError
 
 
 def test_workload_and_disjoint_tuples_against_itertools():

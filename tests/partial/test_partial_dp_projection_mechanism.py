@@ -11,17 +11,24 @@ from fractions import Fraction
 import numpy as np
 import pytest
 import sympy
+from bcdp.core.errors import FloatRefusedError, InvalidInputError
+from bcdp.partial.projection import diameters, workload
+from bcdp.partial.projection_mechanism import (
+    ProjectionMechanism,
+    box_clip_projection,
+    certifies_projection,
+    dataset_sensitivities,
+    empirical_bernstein_lower,
+    exact_hull_projection,
+    gaussian_dstar,
+    hull_projection,
+    nearest_vertex,
+    projection_privacy,
+    utility_bound,
+    vi_residual,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from bcdp.partial.projection import diameters, workload
-from bcdp.partial.projection_mechanism import (ProjectionMechanism, box_clip_projection,
-                                                   certifies_projection, dataset_sensitivities,
-                                                   empirical_bernstein_lower, exact_hull_projection,
-                                                   gaussian_dstar, hull_projection, nearest_vertex,
-                                                   projection_privacy, utility_bound, vi_residual)
-from bcdp.core.numbers import FloatRefusedError
-from bcdp.core.spaces import InvalidInputError
 
 SMALL = [("conjunction", 2, 1), ("conjunction", 3, 2), ("parity", 3, 2), ("parity", 3, 1), ("conjunction", 3, 1)]
 

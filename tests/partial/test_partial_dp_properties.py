@@ -10,13 +10,16 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
+from bcdp import INFINITY, Mechanism
+from bcdp.checks.pdp_composition import le, mul, parallel, rmax, sequential
+from bcdp.partial.pure import (
+    dataset_domain,
+    hamming,
+    per_attribute_epsilon,
+    whole_record_epsilon,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from bcdp import INFINITY, Mechanism
-from bcdp.partial.pure import dataset_domain, hamming, per_attribute_epsilon, whole_record_epsilon
-from bcdp.checks.pdp_composition import le, mul, parallel, rmax, sequential
-
 from strategies import exact_pmf
 from test_partial_dp import brute, event_ratio, one_attribute, one_record
 

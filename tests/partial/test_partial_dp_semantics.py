@@ -8,16 +8,26 @@ from fractions import Fraction
 import mpmath
 import pytest
 import sympy
+from bcdp import Mechanism, Prior
+from bcdp.core.errors import InvalidInputError
+from bcdp.core.numbers import INFINITY
+from bcdp.partial.pure import dataset_domain, per_attribute_epsilon
+from bcdp.partial.semantics import (
+    blank_dataset,
+    cells_of,
+    mutual_information,
+    posterior_of_cells,
+    product_prior,
+    prop26_bound,
+    prop26_tv,
+    prop27_bounds,
+    rr_row,
+    total_variation,
+    xor_rr_counterexample,
+    xor_rr_instance,
+)
 from hypothesis import given, settings
 from hypothesis import strategies as st
-
-from bcdp import Mechanism, Prior
-from bcdp.partial.pure import dataset_domain, per_attribute_epsilon
-from bcdp.partial.semantics import (blank_dataset, cells_of, mutual_information, posterior_of_cells,
-                                       product_prior, prop26_bound, prop26_tv, prop27_bounds, total_variation,
-                                       rr_row, xor_rr_counterexample, xor_rr_instance)
-from bcdp.core.numbers import INFINITY
-from bcdp.core.spaces import InvalidInputError
 
 
 def rr_one_bit(keep: Fraction) -> Mechanism:

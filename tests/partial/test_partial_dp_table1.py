@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sympy as sp
-
 from bcdp.partial import table1 as t1
 from bcdp.repro.tables import REGISTRY
 
@@ -72,8 +71,12 @@ def test_parity_formula_and_odd_k():
 from collections import Counter  # noqa: E402
 
 import mpmath as mp  # noqa: E402
-
-from bcdp.partial.histogram import corrected_params, lemma28_eps, max_log_ratio, printed_params  # noqa: E402
+from bcdp.partial.histogram import (  # noqa: E402
+    corrected_params,
+    lemma28_eps,
+    max_log_ratio,
+    printed_params,
+)
 
 
 def test_corrected_lambda_meets_lemma28_at_half_eps():

@@ -13,9 +13,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
-from bcdp.repro.fig3 import (METHODS, N_USERS, Q_GRID, budgets_for, mean_estimate, run_trial,
-                       sample_correlated_signs, summary_rows)
+from bcdp.repro.fig3 import (
+    METHODS,
+    N_USERS,
+    Q_GRID,
+    budgets_for,
+    mean_estimate,
+    run_trial,
+    sample_correlated_signs,
+    summary_rows,
+)
 
 TABLES = Path(__file__).resolve().parents[2] / "tables"
 

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-
 from bcdp.repro import shuffle_figures as sf
 
 TABLES = Path(__file__).resolve().parents[2] / "tables"

@@ -3,7 +3,6 @@
 from pathlib import Path
 
 import pytest
-
 from bcdp.repro.tables import REGISTRY, compare_with_golden
 
 GOLDEN = Path(__file__).resolve().parents[2] / "tables"

@@ -27,12 +27,19 @@ from fractions import Fraction
 
 import mpmath
 import pytest
-
-from bcdp.shuffle.baselines import (OutsideValidityRange, advanced_composition, clone_pair_delta,
-                                    clones_closed_form, clones_closed_form_cap,
-                                    clones_kov_composition, clones_numerical, kov_closed_form,
-                                    kov_delta, kov_optimal_composition)
 from bcdp.checks.baseline_clones_and_kov import bf_clone_pair, half_unit, hockey
+from bcdp.core.errors import ValidityConditionError
+from bcdp.shuffle.baselines import (
+    advanced_composition,
+    clone_pair_delta,
+    clones_closed_form,
+    clones_closed_form_cap,
+    clones_kov_composition,
+    clones_numerical,
+    kov_closed_form,
+    kov_delta,
+    kov_optimal_composition,
+)
 
 README_BRACKET = (0.1675385583317841, 0.172790550755978)  # [PUB]
 README_CLOSED = 0.5378040242374512  # [PUB]
@@ -141,10 +148,10 @@ def test_author_code_variant_is_never_smaller_than_theorem_variant():
 def test_closed_form_validity_condition_enforced():
     cap = clones_closed_form_cap(10**4, 1e-6)  # log(n/(16 log(2/delta)))
     clones_closed_form(cap - 1e-9, 10**4, 1e-6)  # inside: fine
-    with pytest.raises(OutsideValidityRange, match="log\\(n/\\(16 log\\(2/delta\\)\\)\\)"):
+    with pytest.raises(ValidityConditionError, match="log\\(n/\\(16 log\\(2/delta\\)\\)\\)"):
         clones_closed_form(cap + 1e-9, 10**4, 1e-6)
     assert clones_closed_form(cap + 1e-9, 10**4, 1e-6, outside="inf") == math.inf
-    with pytest.raises(OutsideValidityRange):
+    with pytest.raises(ValidityConditionError):
         clones_closed_form(4.0, 10**4, 1e-6, variant="theorem-3.1")
 
 

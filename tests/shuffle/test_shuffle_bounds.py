@@ -18,11 +18,11 @@ from math import comb
 import mpmath
 import numpy as np
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
-
+from bcdp.core.errors import InvalidInputError, ValidityConditionError
 from bcdp.shuffle import bounds as sb
 from bcdp.shuffle import symbolic as ss
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 DPS = 60
 
@@ -40,14 +40,14 @@ def mp(x) -> mpmath.mpf:
 def test_integer_order_bounds_reject_bad_input(fn, bad):
     args = dict(n=100, eps0=1.0, alpha=3)
     args.update(bad)
-    with pytest.raises(sb.ShuffleParameterError):
+    with pytest.raises(sb.InvalidInputError):
         fn(args["n"], args["eps0"], args["alpha"])
 
 
 @pytest.mark.parametrize("fn", [sb.thm532_upper, sb.efm19_upper])
 @pytest.mark.parametrize("alpha", [1, 0.99, float("nan")])
 def test_real_order_bounds_reject_alpha_le_one(fn, alpha):
-    with pytest.raises(sb.ShuffleParameterError):
+    with pytest.raises(sb.InvalidInputError):
         fn(100, 1.0, alpha)
 
 
@@ -60,13 +60,13 @@ def test_cor531_condition_enforced():
 
 
 def test_subsampled_input_checks():
-    with pytest.raises(sb.ShuffleParameterError):
+    with pytest.raises(sb.InvalidInputError):
         sb.thm541_upper(10, 11, 1, 2)
     with pytest.raises(sb.ValidityConditionError):
         sb.thm544_ternary(1, 1, 2)
     with pytest.raises(sb.ValidityConditionError):
         sb.thm544_ternary(5, 0, 2)
-    with pytest.raises(sb.ShuffleParameterError):
+    with pytest.raises(sb.InvalidInputError):
         sb.thm541_upper(10, 5, 1, 2, variant="nope")
 
 
@@ -275,8 +275,8 @@ def test_bound_chain(n, e, a):
 # -- bad twins (each rejected by the computation its check uses) ----------------------------------
 
 def test_bad_twins_rejected():
-    from bcdp.shuffle import exact as se
     from bcdp.checks import _shuffle_common as tw
+    from bcdp.shuffle import exact as se
 
     with mpmath.workdps(DPS):
         e2 = mp(2)

@@ -16,10 +16,9 @@ import mpmath
 import numpy as np
 import pytest
 import sympy
-from scipy import stats
-
+from bcdp.core.errors import FloatRefusedError
 from bcdp.shuffle import exact as se
-from bcdp.core.numbers import FloatRefusedError
+from scipy import stats
 
 LOG2 = sympy.log(2)
 

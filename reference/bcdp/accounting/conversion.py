@@ -81,6 +81,8 @@ import mpmath
 import numpy as np
 from scipy.optimize import minimize_scalar
 
+from bcdp.core.errors import InvalidInputError
+
 #: Bits of the interval arithmetic used for the certified re-evaluation.
 CERT_PREC = 200
 
@@ -101,19 +103,15 @@ ALPHA_MAX = 1e6
 INTEGER_GRID_MAX = 256
 
 
-class RdpConversionError(ValueError):
-    """Invalid input to an RDP / zCDP conversion."""
-
-
 # ------------------------------------------------------------------------------------------------
 # validation and exact/interval reading of parameters
 # ------------------------------------------------------------------------------------------------
 
 def _real(x: Any, name: str) -> None:
     if isinstance(x, bool) or not isinstance(x, (Real, str, mpmath.mpf)) and not _is_iv(x):
-        raise RdpConversionError(f"{name} must be a real number, got {type(x).__name__}")
+        raise InvalidInputError(f"{name} must be a real number, got {type(x).__name__}")
     if isinstance(x, (float, np.floating)) and math.isnan(x):
-        raise RdpConversionError(f"{name} is NaN")
+        raise InvalidInputError(f"{name} is NaN")
 
 
 def _is_iv(x: Any) -> bool:
@@ -137,19 +135,19 @@ def _iv(x: Any, name: str = "value"):
         return iv.mpf(x.numerator) / iv.mpf(x.denominator)
     if isinstance(x, mpmath.mpf):
         if not mpmath.isfinite(x):
-            raise RdpConversionError(f"{name} must be finite, got {x}")
+            raise InvalidInputError(f"{name} must be finite, got {x}")
         return iv.mpf(x)
     if isinstance(x, str):
         try:
             out = iv.mpf(x)
         except (ValueError, TypeError) as exc:
-            raise RdpConversionError(f"{name}: cannot read {x!r} as a number") from exc
+            raise InvalidInputError(f"{name}: cannot read {x!r} as a number") from exc
         if not (mpmath.isfinite(out.a) and mpmath.isfinite(out.b)):
-            raise RdpConversionError(f"{name} must be finite, got {x!r}")
+            raise InvalidInputError(f"{name} must be finite, got {x!r}")
         return out
     xf = float(x)
     if not math.isfinite(xf):
-        raise RdpConversionError(f"{name} must be finite, got {x!r}")
+        raise InvalidInputError(f"{name} must be finite, got {x!r}")
     exact = iv.mpf(xf)                 # exact: a double has 53 bits <= CERT_PREC
     dec = iv.mpf(repr(xf))             # enclosure of the decimal the user most likely meant
     lo = min(_lo(exact), _lo(dec))
@@ -193,7 +191,7 @@ def _float_of(x: Any, name: str) -> float:
         try:
             return float(Fraction(x)) if "/" in x else float(x)
         except ValueError as exc:
-            raise RdpConversionError(f"{name}: cannot read {x!r} as a number") from exc
+            raise InvalidInputError(f"{name}: cannot read {x!r} as a number") from exc
     return float(x)
 
 
@@ -218,9 +216,9 @@ def check_alpha(alpha: Any) -> float:
     _real(alpha, "alpha")
     a = float(alpha)
     if not math.isfinite(a) or not a > 1:
-        raise RdpConversionError(f"alpha must be a finite real > 1, got {alpha!r}")
+        raise InvalidInputError(f"alpha must be a finite real > 1, got {alpha!r}")
     if isinstance(alpha, (Fraction, str)) and Fraction(alpha) != Fraction(a):
-        raise RdpConversionError(f"alpha {alpha!r} is not exactly representable as a float; pass a float")
+        raise InvalidInputError(f"alpha {alpha!r} is not exactly representable as a float; pass a float")
     return a
 
 
@@ -229,11 +227,11 @@ def check_delta(delta: Any) -> float:
     _real(delta, "delta")
     d = _float_of(delta, "delta")
     if not (0 < d < 1):
-        raise RdpConversionError(f"delta must be in (0, 1), got {delta!r}")
+        raise InvalidInputError(f"delta must be in (0, 1), got {delta!r}")
     with _Prec():
         enc = _iv(delta, "delta")
         if not (_lo(enc) > 0 and _hi(enc) < 1):
-            raise RdpConversionError(f"delta must be in (0, 1), got {delta!r}")
+            raise InvalidInputError(f"delta must be in (0, 1), got {delta!r}")
     return d
 
 
@@ -242,22 +240,22 @@ def check_rho(rho: Any) -> float:
     _real(rho, "rho")
     r = _float_of(rho, "rho")
     if not math.isfinite(r) or r < 0:
-        raise RdpConversionError(f"rho must be a finite real >= 0, got {rho!r}")
+        raise InvalidInputError(f"rho must be a finite real >= 0, got {rho!r}")
     return r
 
 
 def check_rounds(T: Any) -> int:
     """Validate a number of rounds: an integer >= 1 (bool and floats rejected)."""
     if isinstance(T, bool) or not isinstance(T, Integral):
-        raise RdpConversionError(f"T must be an integer >= 1, got {T!r}")
+        raise InvalidInputError(f"T must be an integer >= 1, got {T!r}")
     if int(T) < 1:
-        raise RdpConversionError(f"T must be an integer >= 1, got {T!r}")
+        raise InvalidInputError(f"T must be an integer >= 1, got {T!r}")
     return int(T)
 
 
 def _check_method(method: str, allowed: Sequence[str] = METHODS) -> str:
     if method not in allowed:
-        raise RdpConversionError(f"unknown method {method!r}; choose one of {tuple(allowed)}")
+        raise InvalidInputError(f"unknown method {method!r}; choose one of {tuple(allowed)}")
     return method
 
 
@@ -286,15 +284,15 @@ class RdpCurve:
     def __call__(self, alpha: float) -> float:
         a = check_alpha(alpha)
         if self.orders is not None and a not in self.orders:
-            raise RdpConversionError(f"{self.label} is only defined at its orders; {a} is not one")
+            raise InvalidInputError(f"{self.label} is only defined at its orders; {a} is not one")
         v = self.value(a)
         if isinstance(v, bool) or not isinstance(v, (Real, np.floating)):
-            raise RdpConversionError(f"RDP curve returned {type(v).__name__} at alpha={a}")
+            raise InvalidInputError(f"RDP curve returned {type(v).__name__} at alpha={a}")
         v = float(v)
         if math.isnan(v):
-            raise RdpConversionError(f"RDP curve {self.label} returned NaN at alpha={a}")
+            raise InvalidInputError(f"RDP curve {self.label} returned NaN at alpha={a}")
         if v < 0:
-            raise RdpConversionError(f"RDP curve {self.label} returned a negative value {v} at alpha={a}")
+            raise InvalidInputError(f"RDP curve {self.label} returned a negative value {v} at alpha={a}")
         return v
 
     @property
@@ -305,16 +303,16 @@ class RdpCurve:
         """``mpmath.iv`` enclosure of r(alpha) at the exact float alpha (caller sets iv.prec)."""
         a = check_alpha(alpha)
         if self.orders is not None and a not in self.orders:
-            raise RdpConversionError(f"{self.label} is only defined at its orders; {a} is not one")
+            raise InvalidInputError(f"{self.label} is only defined at its orders; {a} is not one")
         if self.certified is None:
             return mpmath.iv.mpf(self(a))          # ASSUMPTION: the float is an exact upper bound
         out = self.certified(mpmath.mpf(a))
         if not _is_iv(out):
             out = _iv(out, "certified RDP value")
         if mpmath.isnan(_hi(out)) or mpmath.isnan(_lo(out)):
-            raise RdpConversionError(f"certified RDP of {self.label} is NaN at alpha={a}")
+            raise InvalidInputError(f"certified RDP of {self.label} is NaN at alpha={a}")
         if _hi(out) < 0:
-            raise RdpConversionError(f"certified RDP of {self.label} is negative at alpha={a}")
+            raise InvalidInputError(f"certified RDP of {self.label} is negative at alpha={a}")
         return out
 
     def compose(self, T: int) -> "RdpCurve":
@@ -336,14 +334,14 @@ def compose(*curves: RdpCurve) -> RdpCurve:
     """Heterogeneous composition: sum of curves (Mironov 2017, Prop. 1).  Array curves must share
     their orders (the result is defined on the common orders)."""
     if not curves:
-        raise RdpConversionError("compose needs at least one curve")
+        raise InvalidInputError("compose needs at least one curve")
     for c in curves:
         if not isinstance(c, RdpCurve):
-            raise RdpConversionError(f"compose takes RdpCurve objects, got {type(c).__name__}")
+            raise InvalidInputError(f"compose takes RdpCurve objects, got {type(c).__name__}")
     order_sets = [set(c.orders) for c in curves if c.orders is not None]
     orders = tuple(sorted(set.intersection(*order_sets))) if order_sets else None
     if orders is not None and not orders:
-        raise RdpConversionError("the array curves share no order")
+        raise InvalidInputError("the array curves share no order")
     certified = all(c.certified is not None for c in curves)
 
     def cert(a):
@@ -363,9 +361,9 @@ def gaussian_rdp(sigma: Any, sensitivity: Any = 1) -> RdpCurve:
     shifted Gaussians)."""
     s, d = _float_of(sigma, "sigma"), _float_of(sensitivity, "sensitivity")
     if not (math.isfinite(s) and s > 0):
-        raise RdpConversionError(f"sigma must be a finite real > 0, got {sigma!r}")
+        raise InvalidInputError(f"sigma must be a finite real > 0, got {sigma!r}")
     if not (math.isfinite(d) and d > 0):
-        raise RdpConversionError(f"sensitivity must be a finite real > 0, got {sensitivity!r}")
+        raise InvalidInputError(f"sensitivity must be a finite real > 0, got {sensitivity!r}")
     c = d * d / (2 * s * s)
 
     def cert(a):
@@ -384,7 +382,7 @@ def randomized_response_rdp(p: Any) -> RdpCurve:
     pair); its eps0 = |log((1-p)/p)| is the alpha -> infinity limit."""
     pf = _float_of(p, "p")
     if not (0 < pf < 1):
-        raise RdpConversionError(f"p must be in (0, 1), got {p!r}")
+        raise InvalidInputError(f"p must be in (0, 1), got {p!r}")
     lp, lq = math.log(pf), math.log1p(-pf)
 
     def value(a):
@@ -414,7 +412,7 @@ def rdp_curve_from_callable(value: Callable[[float], float], certified: Callable
     """A user RDP curve.  ``certified`` (optional) returns an enclosure at the exact alpha; without it
     the float ``value`` is treated as an exact upper bound (stated in every result)."""
     if not callable(value) or (certified is not None and not callable(certified)):
-        raise RdpConversionError("value (and certified, if given) must be callables")
+        raise InvalidInputError("value (and certified, if given) must be callables")
     assumption = "" if certified is not None else "float RDP values treated as exact upper bounds (not certified)"
     return RdpCurve(value=value, certified=certified, label=label, source=source, assumption=assumption)
 
@@ -426,26 +424,26 @@ def rdp_curve_from_arrays(orders: Sequence[Any], values: Sequence[Any], certifie
     treated as exact upper bounds (stated in every result)."""
     orders_f = [check_alpha(a) for a in orders]
     if len(orders_f) == 0:
-        raise RdpConversionError("orders is empty")
+        raise InvalidInputError("orders is empty")
     if len(values) != len(orders_f):
-        raise RdpConversionError(f"{len(orders_f)} orders but {len(values)} values")
+        raise InvalidInputError(f"{len(orders_f)} orders but {len(values)} values")
     if len(set(orders_f)) != len(orders_f):
-        raise RdpConversionError("orders contain duplicates")
+        raise InvalidInputError("orders contain duplicates")
     vals = []
     for a, v in zip(orders_f, values):
         _real(v, "RDP value")
         vf = float(v)
         if math.isnan(vf) or vf < 0:
-            raise RdpConversionError(f"RDP value at alpha={a} must be >= 0 and not NaN, got {v!r}")
+            raise InvalidInputError(f"RDP value at alpha={a} must be >= 0 and not NaN, got {v!r}")
         vals.append(vf)
     table = dict(zip(orders_f, vals))
     cert = None
     if certified_values is not None:
         if len(certified_values) != len(orders_f):
-            raise RdpConversionError(f"{len(orders_f)} orders but {len(certified_values)} certified values")
+            raise InvalidInputError(f"{len(orders_f)} orders but {len(certified_values)} certified values")
         for a, v in zip(orders_f, certified_values):
             if isinstance(v, float):
-                raise RdpConversionError("certified_values must be exact or intervals (str, Fraction, int, "
+                raise InvalidInputError("certified_values must be exact or intervals (str, Fraction, int, "
                                          "mpmath.mpf or mpmath.iv), not floats")
             _real(v, "certified RDP value")
         ctable = dict(zip(orders_f, certified_values))
@@ -471,7 +469,7 @@ def epsilon_at(alpha: float, rdp: float, delta: float, method: str = "cks") -> f
     _real(rdp, "rdp")
     r = float(rdp)
     if math.isnan(r) or r < 0:
-        raise RdpConversionError(f"rdp must be >= 0 and not NaN, got {rdp!r}")
+        raise InvalidInputError(f"rdp must be >= 0 and not NaN, got {rdp!r}")
     return max(0.0, _eps_float(a, r, d, method))
 
 
@@ -508,7 +506,7 @@ def _eps_interval(A, R, D, method: str):
             return None
         X = (A - 1) * R
         return iv.log(one + (iv.exp(X) - 1) / (A * D)) / (A - 1)
-    raise RdpConversionError(f"unknown method {method!r}")
+    raise InvalidInputError(f"unknown method {method!r}")
 
 
 @dataclass(frozen=True)
@@ -547,14 +545,14 @@ def certify_at(curve: RdpCurve, alpha: float, delta: Any, method: str = "cks",
     d = check_delta(delta)
     _check_method(method)
     if not isinstance(curve, RdpCurve):
-        raise RdpConversionError(f"curve must be an RdpCurve, got {type(curve).__name__}")
+        raise InvalidInputError(f"curve must be an RdpCurve, got {type(curve).__name__}")
     r_float = curve(a)
     with _Prec(prec) as iv:
         A = iv.mpf(a)
         R = curve.enclosure(a)
         D = _iv(delta, "delta")
         if method == "asoodeh" and not _hi(A * D) < 1:
-            raise RdpConversionError(f"asoodeh conversion needs alpha * delta < 1 (alpha={a}, delta={delta})")
+            raise InvalidInputError(f"asoodeh conversion needs alpha * delta < 1 (alpha={a}, delta={delta})")
         if mpmath.isinf(_hi(R)):
             enc_lo, enc_hi = mpmath.inf, mpmath.inf
         else:
@@ -602,22 +600,22 @@ def search_alpha(curve: RdpCurve, delta: Any, method: str = "cks", orders: Any =
     _check_method(method)
     am = float(alpha_max)
     if not (math.isfinite(am) and am > 1):
-        raise RdpConversionError(f"alpha_max must be a finite real > 1, got {alpha_max!r}")
+        raise InvalidInputError(f"alpha_max must be a finite real > 1, got {alpha_max!r}")
     if method == "asoodeh":
         am = min(am, math.nextafter(1 / d, 0))
         if not am > 1:
-            raise RdpConversionError("asoodeh conversion: no order alpha > 1 with alpha * delta < 1")
+            raise InvalidInputError("asoodeh conversion: no order alpha > 1 with alpha * delta < 1")
     f = _objective(curve, d, method)
     refine = False
     if curve.orders is not None:
         cand = list(curve.orders) if isinstance(orders, str) else [check_alpha(a) for a in orders]
         bad = [a for a in cand if a not in curve.orders]
         if bad:
-            raise RdpConversionError(f"orders {bad[:3]} are not orders of the array curve")
+            raise InvalidInputError(f"orders {bad[:3]} are not orders of the array curve")
     elif isinstance(orders, str):
         if orders == "integer":
             if am < 2:
-                raise RdpConversionError("no integer order in (1, alpha_max]")
+                raise InvalidInputError("no integer order in (1, alpha_max]")
             cand = [float(k) for k in range(2, int(math.floor(am)) + 1)]
         elif orders == "real":
             ts = np.linspace(-4.0, math.log10(am - 1), 600)
@@ -626,18 +624,18 @@ def search_alpha(curve: RdpCurve, delta: Any, method: str = "cks", orders: Any =
             cand = [a for a in cand if 1 < a <= am]
             refine = True
         else:
-            raise RdpConversionError(f"orders must be 'real', 'integer' or a sequence, got {orders!r}")
+            raise InvalidInputError(f"orders must be 'real', 'integer' or a sequence, got {orders!r}")
     else:
         cand = [check_alpha(a) for a in orders]
     if method == "asoodeh":
         cand = [a for a in cand if a * d < 1]
     if not cand:
-        raise RdpConversionError("no admissible order to search")
+        raise InvalidInputError("no admissible order to search")
     vals = [f(a) for a in cand]
     i = int(np.argmin(vals))
     best_a, best_v = cand[i], vals[i]
     if not math.isfinite(best_v):
-        raise RdpConversionError("the conversion is infinite at every searched order")
+        raise InvalidInputError("the conversion is infinite at every searched order")
     if refine:
         lo_a = cand[i - 1] if i > 0 else cand[i]
         hi_a = cand[i + 1] if i + 1 < len(cand) else cand[i]
@@ -660,7 +658,7 @@ def rdp_to_dp(curve: RdpCurve, delta: Any, method: str = "cks", orders: Any = "r
     certified re-evaluation at alpha_star (:func:`certify_at`).  For a T-round composition pass
     ``curve.compose(T)`` (thesis eq. (5.41) is ``method="cks"`` on T eps(alpha))."""
     if not isinstance(curve, RdpCurve):
-        raise RdpConversionError(f"curve must be an RdpCurve, got {type(curve).__name__}")
+        raise InvalidInputError(f"curve must be an RdpCurve, got {type(curve).__name__}")
     a, v, at_b = search_alpha(curve, delta, method, orders, alpha_max)
     out = certify_at(curve, a, delta, method, prec)
     notes = ()
@@ -720,7 +718,7 @@ def census_2020_table(prec: int = CERT_PREC) -> list[dict[str, Any]]:
 
 
 __all__ = [
-    "ALPHA_MAX", "CENSUS_2020", "CERT_PREC", "CertifiedEpsilon", "METHODS", "RdpConversionError", "RdpCurve",
+    "ALPHA_MAX", "CENSUS_2020", "CERT_PREC", "CertifiedEpsilon", "METHODS", "RdpCurve",
     "SOURCES", "ZCDP_METHODS", "bun_steinke_epsilon", "census_2020_table", "certify_at", "check_alpha",
     "check_delta", "check_rho", "check_rounds", "compose", "epsilon_at", "gaussian_rdp",
     "randomized_response_rdp", "rdp_curve_from_arrays", "rdp_curve_from_callable", "rdp_to_dp",

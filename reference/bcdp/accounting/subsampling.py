@@ -72,8 +72,15 @@ import numpy as np
 from scipy.special import gammaln, logsumexp
 from scipy.stats import binom
 
-from bcdp.shuffle.bounds import (DEFAULT_DPS, ShuffleParameterError, ValidityConditionError, _check_alpha,
-                             _check_eps0, _check_n, _mp, cor531_upper)
+from bcdp.core.errors import InvalidInputError, ValidityConditionError
+from bcdp.shuffle.bounds import (
+    DEFAULT_DPS,
+    _check_alpha,
+    _check_eps0,
+    _check_n,
+    _mp,
+    cor531_upper,
+)
 
 __all__ = [
     "WBK19_VARIANTS", "ZW19_VARIANTS", "gdd21e_condition", "gdd21e_rdp", "gdd21e_rdp_float",
@@ -92,15 +99,15 @@ ZW19_VARIANTS = ("paper", "no_factor_3", "quadratic_only")
 
 def _checked_real(value: Any, ok: Callable[[mpmath.mpf], bool], requirement: str) -> mpmath.mpf:
     """``value`` as an mpf if it is a real number (not bool/None, convertible, not NaN) with
-    ``ok(value)``; otherwise ``ShuffleParameterError("<requirement>, got <value!r>")``."""
+    ``ok(value)``; otherwise ``InvalidInputError("<requirement>, got <value!r>")``."""
     if isinstance(value, bool) or value is None:
-        raise ShuffleParameterError(f"{requirement}, got {value!r}")
+        raise InvalidInputError(f"{requirement}, got {value!r}")
     try:
         v = _mp(value)
     except (TypeError, ValueError) as exc:
-        raise ShuffleParameterError(f"{requirement}, got {value!r}") from exc
+        raise InvalidInputError(f"{requirement}, got {value!r}") from exc
     if mpmath.isnan(v) or not ok(v):
-        raise ShuffleParameterError(f"{requirement}, got {value!r}")
+        raise InvalidInputError(f"{requirement}, got {value!r}")
     return v
 
 
@@ -121,7 +128,7 @@ def _integer_orders(alphas: Sequence[int] | np.ndarray) -> np.ndarray:
     """The float twins' orders as an int64 array (at least 1-d); all must be >= 2."""
     arr = np.atleast_1d(np.asarray(alphas)).astype(np.int64)
     if np.any(arr < 2):
-        raise ShuffleParameterError("integer orders alpha >= 2 required")
+        raise InvalidInputError("integer orders alpha >= 2 required")
     return arr
 
 
@@ -130,7 +137,7 @@ def _float_base_and_orders(base: np.ndarray, alphas: Sequence[int] | np.ndarray)
     base = np.asarray(base, dtype=float)
     arr = _integer_orders(alphas)
     if base.shape[0] <= int(arr.max()) or np.any(np.isnan(base[2:])) or np.any(base[2:] < 0):
-        raise ShuffleParameterError("base must hold eps(j) >= 0 (or inf) for j = 2..max(alpha)")
+        raise InvalidInputError("base must hold eps(j) >= 0 (or inf) for j = 2..max(alpha)")
     return base, arr
 
 
@@ -152,7 +159,7 @@ def wbk19_thm9(eps_of: Callable[[int], Any], gamma: Any, alpha: Any, *, eps_inf:
     ``"gamma_cubed"``: gamma^{j+1} in place of gamma^j)."""
     a = int(_check_alpha(alpha, integer=True))
     if variant not in WBK19_VARIANTS:
-        raise ShuffleParameterError(f"unknown variant {variant!r} {WBK19_VARIANTS}")
+        raise InvalidInputError(f"unknown variant {variant!r} {WBK19_VARIANTS}")
     with mpmath.workdps(dps + 10):
         g = _check_gamma(gamma)
         einf = _check_base(eps_inf, "inf")
@@ -182,7 +189,7 @@ def wbk19_thm9_float(base: np.ndarray, gamma: float, alphas: Sequence[int] | np.
     g = float(_check_gamma(gamma))
     base, arr = _float_base_and_orders(base, alphas)
     if math.isnan(eps_inf) or eps_inf < 0:
-        raise ShuffleParameterError("eps_inf must be >= 0 or inf")
+        raise InvalidInputError("eps_inf must be >= 0 or inf")
     lg = math.log(g)
     log_cinf = math.inf if math.isinf(eps_inf) else (math.log(math.expm1(eps_inf)) if eps_inf > 0 else -math.inf)
     out = np.empty(arr.shape)
@@ -214,7 +221,7 @@ def zw19_thm6(eps_of: Callable[[int], Any], gamma: Any, alpha: Any, *, variant: 
     ``"paper"`` or a bad twin (``"no_factor_3"``, ``"quadratic_only"``: drops l >= 3)."""
     a = int(_check_alpha(alpha, integer=True))
     if variant not in ZW19_VARIANTS:
-        raise ShuffleParameterError(f"unknown variant {variant!r} {ZW19_VARIANTS}")
+        raise InvalidInputError(f"unknown variant {variant!r} {ZW19_VARIANTS}")
     with mpmath.workdps(dps + 10):
         g = _check_gamma(gamma)
         base = _base_values(eps_of, a)
@@ -235,7 +242,7 @@ def zw19_thm6_float(base: np.ndarray, gamma: float, alphas: Sequence[int] | np.n
     """Float64 log-space twin of :func:`zw19_thm6` (``"paper"``, gamma < 1)."""
     g = float(_check_gamma(gamma))
     if g == 1:
-        raise ShuffleParameterError("the float twin needs gamma < 1 (use zw19_thm6)")
+        raise InvalidInputError("the float twin needs gamma < 1 (use zw19_thm6)")
     base, arr = _float_base_and_orders(base, alphas)
     lg, lh = math.log(g), math.log1p(-g)
     out = np.empty(arr.shape)

@@ -19,13 +19,16 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Sequence
 
-from bcdp.bayesian.notions import bcdp_vector, bdp_epsilon, cdp_vector, coordinate_dependence, ldp_epsilon
+from bcdp.bayesian.notions import (
+    bcdp_vector,
+    bdp_epsilon,
+    cdp_vector,
+    coordinate_dependence,
+    ldp_epsilon,
+)
+from bcdp.core.errors import InputFileError, InvalidInputError
 from bcdp.core.numbers import to_fraction
-from bcdp.core.spaces import InvalidInputError, Mechanism, Prior, ProductDomain
-
-
-class AuditFileError(ValueError):
-    """The audit file is malformed; the message names the offending part."""
+from bcdp.core.spaces import Mechanism, Prior, ProductDomain
 
 
 def _hashable(value: Any) -> Any:
@@ -38,13 +41,13 @@ def _hashable(value: Any) -> Any:
 
 def _entry(value: Any, where: str) -> Fraction:
     if isinstance(value, (bool, type(None), list, dict)):
-        raise AuditFileError(f"{where}: {value!r} is not a number")
+        raise InputFileError(f"{where}: {value!r} is not a number")
     try:
         p = to_fraction(value, where)
     except (TypeError, ValueError) as exc:
-        raise AuditFileError(str(exc)) from exc
+        raise InputFileError(str(exc)) from exc
     if p < 0:
-        raise AuditFileError(f"{where} is negative ({value})")
+        raise InputFileError(f"{where} is negative ({value})")
     return p
 
 
@@ -54,17 +57,17 @@ def parse_kernel_rows(kernel: Any, n_outputs: int, labels: Sequence[str], what: 
     non-negative entries summing to exactly 1."""
     if not isinstance(kernel, list) or len(kernel) != len(labels):
         rows = len(kernel) if isinstance(kernel, list) else "no list of"
-        raise AuditFileError(f"'kernel' has {rows} rows but there are {len(labels)} {what}")
+        raise InputFileError(f"'kernel' has {rows} rows but there are {len(labels)} {what}")
     out = []
     for k, row in enumerate(kernel):
         where = f"kernel[{k}] ({labels[k]})"
         if not isinstance(row, list) or len(row) != n_outputs:
             m = len(row) if isinstance(row, list) else "no list of"
-            raise AuditFileError(f"{where} has {m} entries, there are {n_outputs} outputs")
+            raise InputFileError(f"{where} has {m} entries, there are {n_outputs} outputs")
         exact = [_entry(v, f"{where}[{m}]") for m, v in enumerate(row)]
         total = sum(exact, Fraction(0))
         if total != 1:
-            raise AuditFileError(f"{where} sums to {total}, not 1")
+            raise InputFileError(f"{where} sums to {total}, not 1")
         out.append(exact)
     return out
 
@@ -72,39 +75,39 @@ def parse_kernel_rows(kernel: Any, n_outputs: int, labels: Sequence[str], what: 
 def parse_audit_document(doc: Any) -> tuple[Mechanism, Prior | None]:
     """Validate a decoded audit document (JSON numbers as Decimal) and build exact objects."""
     if not isinstance(doc, dict):
-        raise AuditFileError("the file must hold one JSON object")
+        raise InputFileError("the file must hold one JSON object")
     for key in ("inputs", "outputs", "kernel"):
         if key not in doc:
-            raise AuditFileError(f"missing key {key!r}")
+            raise InputFileError(f"missing key {key!r}")
     unknown = set(doc) - {"inputs", "outputs", "kernel", "prior"}
     if unknown:
-        raise AuditFileError(f"unknown keys: {sorted(unknown)}")
+        raise InputFileError(f"unknown keys: {sorted(unknown)}")
     inputs, outputs, kernel = doc["inputs"], doc["outputs"], doc["kernel"]
     if not isinstance(inputs, list) or not inputs or not all(isinstance(x, list) for x in inputs):
-        raise AuditFileError("'inputs' must be a non-empty list of input tuples (lists)")
+        raise InputFileError("'inputs' must be a non-empty list of input tuples (lists)")
     if not isinstance(outputs, list) or not outputs:
-        raise AuditFileError("'outputs' must be a non-empty list")
+        raise InputFileError("'outputs' must be a non-empty list")
     if not isinstance(kernel, list):
-        raise AuditFileError("'kernel' must be a list of rows")
+        raise InputFileError("'kernel' must be a list of rows")
     points = [tuple(_hashable(v) for v in x) for x in inputs]
     outs = [_hashable(y) for y in outputs]
     if len(set(outs)) != len(outs):
-        raise AuditFileError("'outputs' lists a value twice")
+        raise InputFileError("'outputs' lists a value twice")
     rows = parse_kernel_rows(kernel, len(outs), [f"input {list(x)}" for x in inputs], "inputs")
     prior_pmf = None
     if doc.get("prior") is not None:
         prior = doc["prior"]
         if not isinstance(prior, list) or len(prior) != len(points):
             n = len(prior) if isinstance(prior, list) else "no list of"
-            raise AuditFileError(f"'prior' has {n} entries but there are {len(points)} inputs")
+            raise InputFileError(f"'prior' has {n} entries but there are {len(points)} inputs")
         prior_pmf = [_entry(v, f"prior[{k}] (input {list(inputs[k])})") for k, v in enumerate(prior)]
         total = sum(prior_pmf, Fraction(0))
         if total != 1:
-            raise AuditFileError(f"'prior' sums to {total}, not 1")
+            raise InputFileError(f"'prior' sums to {total}, not 1")
     try:
         domain = ProductDomain.from_points(points)
     except InvalidInputError as exc:
-        raise AuditFileError(f"'inputs': {exc}") from exc
+        raise InputFileError(f"'inputs': {exc}") from exc
     order = [points.index(p) for p in domain.points]
     mech = Mechanism(domain, tuple(outs), tuple(tuple(rows[k]) for k in order))
     pri = None if prior_pmf is None else Prior(domain, tuple(prior_pmf[k] for k in order))
@@ -113,15 +116,15 @@ def parse_audit_document(doc: Any) -> tuple[Mechanism, Prior | None]:
 
 def read_json_document(path: str | Path) -> Any:
     """Decode a JSON file with numbers kept exact (floats as Decimal); unreadable files and invalid
-    JSON raise :class:`AuditFileError` naming the file."""
+    JSON raise :class:`InputFileError` naming the file."""
     try:
         text = Path(path).read_text()
     except OSError as exc:
-        raise AuditFileError(f"cannot read {path}: {exc.strerror}") from exc
+        raise InputFileError(f"cannot read {path}: {exc.strerror}") from exc
     try:
         return json.loads(text, parse_float=Decimal)
     except json.JSONDecodeError as exc:
-        raise AuditFileError(f"{path} is not valid JSON: {exc}") from exc
+        raise InputFileError(f"{path} is not valid JSON: {exc}") from exc
 
 
 def load_audit_file(path: str | Path) -> tuple[Mechanism, Prior | None]:

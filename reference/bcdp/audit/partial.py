@@ -37,12 +37,18 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Sequence
 
-from bcdp.audit.kernel import AuditFileError, _hashable, parse_kernel_rows, read_json_document
-from bcdp.core.parameters import LogRatioParameter, ratio_at_most
-from bcdp.partial.pure import (dataset_domain, minimal_nabla_ratios, per_attribute_epsilon, per_attribute_matrix,
-                         whole_record_epsilon)
+from bcdp.audit.kernel import _hashable, parse_kernel_rows, read_json_document
+from bcdp.core.errors import InputFileError, InvalidInputError
 from bcdp.core.numbers import INFINITY
-from bcdp.core.spaces import InvalidInputError, Mechanism
+from bcdp.core.parameters import LogRatioParameter, ratio_at_most
+from bcdp.core.spaces import Mechanism
+from bcdp.partial.pure import (
+    dataset_domain,
+    minimal_nabla_ratios,
+    per_attribute_epsilon,
+    per_attribute_matrix,
+    whole_record_epsilon,
+)
 
 _KEYS = {"n", "attributes", "datasets", "outputs", "kernel"}
 
@@ -72,51 +78,51 @@ def _json_safe(value: Any) -> Any:
 def parse_partial_audit_document(doc: Any) -> PartialAudit:
     """Validate a decoded document (JSON numbers as Decimal) and build the exact mechanism."""
     if not isinstance(doc, dict):
-        raise AuditFileError("the file must hold one JSON object")
+        raise InputFileError("the file must hold one JSON object")
     for key in ("n", "datasets", "outputs", "kernel"):
         if key not in doc:
-            raise AuditFileError(f"missing key {key!r}")
+            raise InputFileError(f"missing key {key!r}")
     unknown = set(doc) - _KEYS
     if unknown:
-        raise AuditFileError(f"unknown keys: {sorted(unknown)}")
+        raise InputFileError(f"unknown keys: {sorted(unknown)}")
     n = doc["n"]
     if isinstance(n, bool) or not isinstance(n, (int, Decimal)) or Decimal(n) != int(n) or int(n) < 1:
-        raise AuditFileError(f"'n' must be a positive integer, got {n!r}")
+        raise InputFileError(f"'n' must be a positive integer, got {n!r}")
     n = int(n)
     datasets, outputs, kernel = doc["datasets"], doc["outputs"], doc["kernel"]
     if not isinstance(datasets, list) or not datasets:
-        raise AuditFileError("'datasets' must be a non-empty list of datasets")
+        raise InputFileError("'datasets' must be a non-empty list of datasets")
     recs: list[tuple] = []
     d = None
     for k, ds in enumerate(datasets):
         if not isinstance(ds, list) or len(ds) != n or not all(isinstance(r, list) for r in ds):
-            raise AuditFileError(f"datasets[{k}] must be a list of n = {n} records (lists)")
+            raise InputFileError(f"datasets[{k}] must be a list of n = {n} records (lists)")
         rec = tuple(tuple(_hashable(v) for v in r) for r in ds)
         lengths = {len(r) for r in rec}
         if len(lengths) != 1 or 0 in lengths:
-            raise AuditFileError(f"datasets[{k}]: records have lengths {sorted(lengths)}; all need d >= 1 values")
+            raise InputFileError(f"datasets[{k}]: records have lengths {sorted(lengths)}; all need d >= 1 values")
         if d is None:
             d = lengths.pop()
         elif lengths.pop() != d:
-            raise AuditFileError(f"datasets[{k}]: records have {len(rec[0])} attributes, datasets[0] has {d}")
+            raise InputFileError(f"datasets[{k}]: records have {len(rec[0])} attributes, datasets[0] has {d}")
         recs.append(rec)
     assert d is not None
     if len(set(recs)) != len(recs):
         dup = next(k for k, r in enumerate(recs) if recs.index(r) != k)
-        raise AuditFileError(f"datasets[{dup}] repeats datasets[{recs.index(recs[dup])}]")
+        raise InputFileError(f"datasets[{dup}] repeats datasets[{recs.index(recs[dup])}]")
     if "attributes" in doc and doc["attributes"] is not None:
         attrs = doc["attributes"]
         if not isinstance(attrs, list) or len(attrs) != d or not all(isinstance(a, list) and a for a in attrs):
-            raise AuditFileError(f"'attributes' must list d = {d} non-empty value lists")
+            raise InputFileError(f"'attributes' must list d = {d} non-empty value lists")
         attributes = [[_hashable(v) for v in a] for a in attrs]
         for j, a in enumerate(attributes):
             if len(set(a)) != len(a):
-                raise AuditFileError(f"attributes[{j}] lists a value twice")
+                raise InputFileError(f"attributes[{j}] lists a value twice")
         for k, rec in enumerate(recs):
             for i, r in enumerate(rec):
                 for j, v in enumerate(r):
                     if v not in attributes[j]:
-                        raise AuditFileError(f"datasets[{k}] record {i} attribute {j}: {v!r} is not in "
+                        raise InputFileError(f"datasets[{k}] record {i} attribute {j}: {v!r} is not in "
                                              f"attributes[{j}]")
     else:
         attributes = []
@@ -128,16 +134,16 @@ def parse_partial_audit_document(doc: Any) -> PartialAudit:
                         seen.append(r[j])
             attributes.append(seen)
     if not isinstance(outputs, list) or not outputs:
-        raise AuditFileError("'outputs' must be a non-empty list")
+        raise InputFileError("'outputs' must be a non-empty list")
     outs = [_hashable(y) for y in outputs]
     if len(set(outs)) != len(outs):
-        raise AuditFileError("'outputs' lists a value twice")
+        raise InputFileError("'outputs' lists a value twice")
     rows_exact = [tuple(r) for r in parse_kernel_rows(
         kernel, len(outs), [f"dataset {json.dumps(_json_safe(rec))}" for rec in recs], "datasets")]
     try:
         domain = dataset_domain(attributes, n)
     except InvalidInputError as exc:
-        raise AuditFileError(str(exc)) from exc
+        raise InputFileError(str(exc)) from exc
     flat = {tuple(v for r in rec for v in r): k for k, rec in enumerate(recs)}
     uniform = tuple(Fraction(1, len(outs)) for _ in outs)   # rows of unlisted datasets: never compared
     kernel_full = tuple(rows_exact[flat[p]] if p in flat else uniform for p in domain.points)
@@ -160,7 +166,11 @@ def concentrated_report(audit: PartialAudit, rel_tol: str = "1e-20") -> dict[str
     """Certified concentrated parameters (Defs. 3 and 6) with Prop. 8's concentrated half."""
     import mpmath
 
-    from bcdp.partial.concentrated import certainly_le, per_attribute_cdp_epsilon, whole_record_zcdp
+    from bcdp.partial.concentrated import (
+        certainly_le,
+        per_attribute_cdp_epsilon,
+        whole_record_zcdp,
+    )
 
     mech, n, d, inputs = audit.mechanism, audit.n, audit.d, audit.inputs
     eps0 = per_attribute_cdp_epsilon(mech, n, d, inputs, rel_tol=rel_tol)
@@ -269,7 +279,7 @@ def main_partial_audit(path: str, as_json: bool, concentrated: bool = False) -> 
     """(exit code, text) for the CLI; exit 2 with a message on a malformed file."""
     try:
         audit = load_partial_audit_file(path)
-    except AuditFileError as exc:
+    except InputFileError as exc:
         return 2, f"bcdp partial audit: {exc}"
     report = partial_audit_report(audit, concentrated)
     return 0, json.dumps(report, indent=2) if as_json else format_partial_report(report)

@@ -36,8 +36,9 @@ from typing import Any, Hashable, Sequence
 import mpmath
 import sympy
 
+from bcdp.core.errors import InvalidInputError
 from bcdp.core.intervals import as_sympy, interval
-from bcdp.core.spaces import InvalidInputError, Mechanism, Prior, ProductDomain
+from bcdp.core.spaces import Mechanism, Prior, ProductDomain
 
 DEFAULT_DPS = 60
 

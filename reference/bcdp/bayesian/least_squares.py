@@ -59,7 +59,14 @@ from typing import Sequence
 import numpy as np
 from scipy.optimize import brentq
 
-from bcdp.bayesian.mechanisms import Channel, duchi_l2, duchi_l2_constant, m_mean, paper_weights, stage_budgets
+from bcdp.bayesian.mechanisms import (
+    Channel,
+    duchi_l2,
+    duchi_l2_constant,
+    m_mean,
+    paper_weights,
+    stage_budgets,
+)
 
 __all__ = [
     "Quadratic", "TRSResult", "trust_region_subproblem", "least_squares_objective",

@@ -35,8 +35,8 @@ from typing import Any, Sequence
 
 import mpmath
 
-from bcdp.core.intervals import as_sympy, compare
 from bcdp.bayesian.highprec import DEFAULT_DPS, HPMechanism, mpf_of
+from bcdp.core.intervals import as_sympy, compare
 from bcdp.core.spaces import ProductDomain
 
 CHANNELS = ("rr", "coordinate_rr")

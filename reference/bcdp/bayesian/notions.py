@@ -29,8 +29,8 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Hashable, Sequence
 
-from bcdp.core.parameters import LogRatioParameter, ProbabilityParameter
 from bcdp.core.numbers import INFINITY
+from bcdp.core.parameters import LogRatioParameter, ProbabilityParameter
 from bcdp.core.spaces import Mechanism, Point, Prior
 
 

@@ -101,7 +101,12 @@ import numpy as np
 import sympy
 from scipy.optimize import minimize
 
-from bcdp.bayesian.allocation import BudgetAllocation, mse_objective, sorted_order, validate_demands
+from bcdp.bayesian.allocation import (
+    BudgetAllocation,
+    mse_objective,
+    sorted_order,
+    validate_demands,
+)
 from bcdp.core.intervals import compare
 
 __all__ = ["OptimalAllocation", "optimal_allocation"]

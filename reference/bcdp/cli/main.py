@@ -25,6 +25,8 @@ import math
 import sys
 from pathlib import Path
 
+from bcdp.core.errors import InputFileError, InvalidInputError
+
 EXIT_OK, EXIT_FAILED, EXIT_BAD_INPUT = 0, 1, 2
 EXACT_N_LIMIT = 200_000  # `bcdp rdp shuffle --exact` above this needs --allow-slow
 
@@ -56,11 +58,11 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_audit(args: argparse.Namespace) -> int:
-    from bcdp.audit.kernel import AuditFileError, audit_report, format_report, load_audit_file
+    from bcdp.audit.kernel import audit_report, format_report, load_audit_file
 
     try:
         mech, prior = load_audit_file(args.file)
-    except AuditFileError as exc:
+    except InputFileError as exc:
         print(f"bcdp audit: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     report = audit_report(mech, prior)
@@ -117,7 +119,7 @@ def cmd_allocate(args: argparse.Namespace) -> int:
 
 
 def cmd_zcdp_to_dp(args: argparse.Namespace) -> int:
-    from bcdp.accounting.conversion import RdpConversionError, zcdp_to_dp
+    from bcdp.accounting.conversion import zcdp_to_dp
 
     out = {"rho": None, "delta": None, "epsilon": {}, "details": {}}
     try:
@@ -126,7 +128,7 @@ def cmd_zcdp_to_dp(args: argparse.Namespace) -> int:
             out["epsilon"][method] = res.epsilon_certified_upper
             out["details"][method] = {"alpha_star": res.alpha_star, "source": res.source,
                                       "enclosure": list(res.enclosure)}
-    except (RdpConversionError, ValueError, TypeError) as exc:
+    except (InvalidInputError, ValueError, TypeError) as exc:
         print(f"bcdp zcdp to-dp: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
     out["rho"], out["delta"] = float(args.rho), float(args.delta)

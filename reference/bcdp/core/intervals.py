@@ -15,11 +15,9 @@ from fractions import Fraction
 import mpmath
 import sympy
 
+from bcdp.core.errors import UndecidedComparison
+
 PRECISIONS = (53, 120, 250, 500, 1000)
-
-
-class UndecidedComparison(ArithmeticError):
-    """The sign of a difference could not be certified at the highest precision."""
 
 
 def interval(expr: sympy.Expr, prec: int = 53):

@@ -15,12 +15,10 @@ from typing import Any
 
 import sympy
 
+from bcdp.core.errors import FloatRefusedError
+
 #: Sentinel for an infinite privacy parameter (a ratio with zero denominator, non-zero numerator).
 INFINITY = math.inf
-
-
-class FloatRefusedError(TypeError):
-    """A float reached an exact function."""
 
 
 def to_fraction(value: Any, name: str = "value") -> Fraction:

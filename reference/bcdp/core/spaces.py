@@ -16,13 +16,10 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, Callable, Hashable, Iterable, Mapping, Sequence
 
+from bcdp.core.errors import InvalidInputError
 from bcdp.core.numbers import to_fraction
 
 Point = tuple
-
-
-class InvalidInputError(ValueError):
-    """A prior, kernel or domain that is not what it claims to be (message names the entry)."""
 
 
 @dataclass(frozen=True)

@@ -56,10 +56,11 @@ from typing import Any, Callable, Iterator, Sequence
 import mpmath
 import sympy
 
+from bcdp.core.errors import CertificationError, FloatRefusedError, InvalidInputError
+from bcdp.core.numbers import INFINITY, to_fraction
 from bcdp.core.parameters import LogRatioParameter
+from bcdp.core.spaces import Mechanism
 from bcdp.partial.pure import _input_indices, hamming, to_dataset
-from bcdp.core.numbers import INFINITY, FloatRefusedError, to_fraction
-from bcdp.core.spaces import InvalidInputError, Mechanism
 
 DEFAULT_DPS = 50
 MIN_DPS = 50
@@ -322,10 +323,6 @@ class DStarResult:
                 "d_inf_ratio": "inf" if self.d_inf.ratio == INFINITY else str(self.d_inf.ratio),
                 "dps": self.dps, "achieved_rel_width": s(self.achieved_rel_width),
                 "intervals": self.intervals}
-
-
-class CertificationError(ArithmeticError):
-    """The D* enclosure could not be certified to the requested width at this precision."""
 
 
 def _rel_tol(rel_tol: Any) -> Fraction:

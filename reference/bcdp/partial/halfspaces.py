@@ -34,9 +34,10 @@ import mpmath
 import numpy as np
 import sympy
 
-from bcdp.partial.pure import dataset_domain, per_attribute_matrix
+from bcdp.core.errors import InvalidInputError
 from bcdp.core.numbers import INFINITY, to_fraction
-from bcdp.core.spaces import InvalidInputError, Mechanism
+from bcdp.core.spaces import Mechanism
+from bcdp.partial.pure import dataset_domain, per_attribute_matrix
 
 LABELS = (-1, 1)
 SIGN_ZERO_OPTIONS = ("plus", "minus", "refuse")

@@ -49,8 +49,8 @@ import mpmath as mp
 import numpy as np
 import sympy
 
-from bcdp.core.numbers import FloatRefusedError, to_fraction
-from bcdp.core.spaces import InvalidInputError
+from bcdp.core.errors import FloatRefusedError, InvalidInputError
+from bcdp.core.numbers import to_fraction
 
 #: Working precision (significant decimal digits) of every mpmath computation of this module.
 DPS = 50

@@ -33,8 +33,8 @@ from typing import Sequence
 import mpmath
 import numpy as np
 
+from bcdp.core.errors import InvalidInputError
 from bcdp.core.numbers import to_fraction
-from bcdp.core.spaces import InvalidInputError
 
 UPDATES = ("algorithm1", "lemma13_printed")
 

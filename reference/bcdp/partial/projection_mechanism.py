@@ -36,9 +36,9 @@ from typing import Sequence
 
 import numpy as np
 
-from bcdp.partial.projection import FAMILIES, diameters, workload
+from bcdp.core.errors import InvalidInputError
 from bcdp.core.numbers import to_fraction
-from bcdp.core.spaces import InvalidInputError
+from bcdp.partial.projection import FAMILIES, diameters, workload
 
 #: Tolerance of the variational-inequality certificate required of every float projection.
 VI_TOLERANCE = 1e-9

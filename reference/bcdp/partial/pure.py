@@ -28,9 +28,10 @@ from fractions import Fraction
 from typing import Any, Callable, Hashable, Sequence
 
 from bcdp.bayesian.notions import max_column_ratio
-from bcdp.core.parameters import LogRatioParameter
+from bcdp.core.errors import InvalidInputError
 from bcdp.core.numbers import INFINITY, to_fraction
-from bcdp.core.spaces import InvalidInputError, Mechanism, Point, ProductDomain
+from bcdp.core.parameters import LogRatioParameter
+from bcdp.core.spaces import Mechanism, Point, ProductDomain
 
 Record = tuple
 Dataset = tuple  # tuple of n records

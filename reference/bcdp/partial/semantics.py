@@ -30,8 +30,9 @@ from typing import Any, Hashable, Sequence
 
 import mpmath
 
+from bcdp.core.errors import InvalidInputError
 from bcdp.core.numbers import INFINITY, to_fraction
-from bcdp.core.spaces import InvalidInputError, Mechanism, Prior
+from bcdp.core.spaces import Mechanism, Prior
 
 MP_DIGITS = 50
 

@@ -26,7 +26,12 @@ from typing import Sequence
 
 import numpy as np
 
-from bcdp.bayesian.mechanisms import duchi_l2_sum, paper_weights, project_box, stage_budgets
+from bcdp.bayesian.mechanisms import (
+    duchi_l2_sum,
+    paper_weights,
+    project_box,
+    stage_budgets,
+)
 
 D = 10
 EPS = Fraction(2)
@@ -47,8 +52,8 @@ class Fig3Budgets:
 def budgets_for(q: Fraction) -> Fig3Budgets:
     """Sorted budgets for the three methods at dependence q (exact allocation, then float)."""
     from bcdp.bayesian.allocation import allocate_budgets, min_delta_baseline
-    from bcdp.core.intervals import to_float
     from bcdp.bayesian.optimal_allocation import optimal_allocation
+    from bcdp.core.intervals import to_float
 
     thm2 = allocate_budgets(DELTA, EPS, q, (1 + q) / 2).c_sorted
     opt = optimal_allocation(DELTA, EPS, q).allocation.c_sorted

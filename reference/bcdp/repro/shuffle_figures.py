@@ -46,11 +46,24 @@ from pathlib import Path
 import numpy as np
 
 from bcdp.accounting.conversion import rdp_curve_from_arrays, rdp_to_dp
-from bcdp.shuffle.baselines import clones_closed_form, clones_numerical, kov_optimal_composition
-from bcdp.shuffle.bounds import (efm19_upper_float, thm531_upper_float, thm532_upper_float,
-                             thm541_upper_float)
+from bcdp.accounting.subsampling import (
+    gdd21e_rdp_float,
+    thm541_poisson_float,
+    wbk19_thm9_float,
+    zw19_thm6_float,
+)
+from bcdp.shuffle.baselines import (
+    clones_closed_form,
+    clones_numerical,
+    kov_optimal_composition,
+)
+from bcdp.shuffle.bounds import (
+    efm19_upper_float,
+    thm531_upper_float,
+    thm532_upper_float,
+    thm541_upper_float,
+)
 from bcdp.shuffle.exact import rr_pair_rdp
-from bcdp.accounting.subsampling import gdd21e_rdp_float, thm541_poisson_float, wbk19_thm9_float, zw19_thm6_float
 
 ORDERS = np.array(list(range(2, 257)) + [300, 400, 512, 768, 1024], dtype=np.int64)
 DELTA_53 = 1e-6

@@ -13,11 +13,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from bcdp.bayesian.examples import example1_mechanism, example2_mechanism, independent_randomized_response
-from bcdp.partial.table1 import table as table_partial_dp_table1
-from bcdp.bayesian.notions import bcdp_vector, bdp_epsilon, cdp_vector, coordinate_dependence, ldp_epsilon
+from bcdp.bayesian.examples import (
+    example1_mechanism,
+    example2_mechanism,
+    independent_randomized_response,
+)
+from bcdp.bayesian.notions import (
+    bcdp_vector,
+    bdp_epsilon,
+    cdp_vector,
+    coordinate_dependence,
+    ldp_epsilon,
+)
 from bcdp.core.numbers import to_fraction
 from bcdp.core.spaces import Prior, compose
+from bcdp.partial.table1 import table as table_partial_dp_table1
 
 
 @dataclass
@@ -126,7 +136,11 @@ def table_prop4_slack() -> Table:
     from fractions import Fraction
 
     from bcdp.bayesian.cdp_to_bcdp import prop4_bound_ratios
-    from bcdp.bayesian.random_instances import random_domain, random_mechanism, random_prior
+    from bcdp.bayesian.random_instances import (
+        random_domain,
+        random_mechanism,
+        random_prior,
+    )
     from bcdp.core.numbers import ratio_to_float_log
 
     rows = []
@@ -184,8 +198,8 @@ def table_fig3_allocations() -> Table:
     from fractions import Fraction
 
     from bcdp.bayesian.allocation import allocate_budgets, min_delta_baseline
-    from bcdp.core.intervals import to_float
     from bcdp.bayesian.optimal_allocation import optimal_allocation
+    from bcdp.core.intervals import to_float
 
     def fmt(v, digits=12):
         x = to_float(v)

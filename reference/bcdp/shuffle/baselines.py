@@ -77,18 +77,15 @@ import mpmath
 import numpy as np
 from scipy import optimize, stats
 
+from bcdp.core.errors import ValidityConditionError
+
 __all__ = [
-    "CLOSED_FORM_VARIANTS", "DeltaEnclosure", "EpsilonBracket", "OutsideValidityRange",
-    "advanced_composition", "clone_pair_delta", "clones_closed_form", "clones_closed_form_cap",
+    "CLOSED_FORM_VARIANTS", "DeltaEnclosure", "EpsilonBracket", "advanced_composition", "clone_pair_delta", "clones_closed_form", "clones_closed_form_cap",
     "clones_kov_composition", "clones_numerical", "kov_closed_form", "kov_delta", "kov_optimal_composition",
 ]
 
 _IV_PREC = 160  # bits for mpmath.iv enclosures of constants and closed forms
 _TAIL_REL = 2.0 ** -60  # binomial tail sums stop when the remainder bound is below this fraction
-
-
-class OutsideValidityRange(ValueError):
-    """The parameters are outside the range where the cited bound is proved."""
 
 
 @dataclass(frozen=True)
@@ -252,7 +249,7 @@ def clones_closed_form(eps0: float, n: int, delta: float, *, variant: str = "aut
     choice and a valid bound wherever Thm 3.1 is.
 
     Validity: ``eps0 <= log(n / (16 log(2/delta)))`` (the theorem's condition; decided with
-    interval arithmetic).  Outside it, ``outside="raise"`` raises :class:`OutsideValidityRange`
+    interval arithmetic).  Outside it, ``outside="raise"`` raises :class:`ValidityConditionError`
     and ``outside="inf"`` returns ``math.inf`` (no guarantee from this theorem).
 
     Returns a float that is >= the exact value of the chosen expression (interval evaluation,
@@ -275,7 +272,7 @@ def clones_closed_form(eps0: float, n: int, delta: float, *, variant: str = "aut
                       + ("" if valid is False else " (comparison undecidable at this precision)"))
             if outside == "inf":
                 return math.inf
-            raise OutsideValidityRange(reason)
+            raise ValidityConditionError(reason)
         E = iv.exp(e0)
         lg = iv.log(4 / iv.mpf(delta))
         a = 8 * iv.sqrt(E * lg) / iv.sqrt(iv.mpf(n))

@@ -24,7 +24,7 @@ log(1 + x) so that tiny bounds (n = 10^7) keep their relative accuracy.  Floors 
 guard digits (:func:`nbar`).  ``*_float`` functions are a float64 log-space path over arrays of
 orders (``scipy.special.gammaln``/``logsumexp``), tested against the mpmath path.
 
-Errors: ``ShuffleParameterError`` (a ``ValueError``) for alpha <= 1, eps0 < 0, n < 1, k > n,
+Errors: ``InvalidInputError`` (a ``ValueError``) for alpha <= 1, eps0 < 0, n < 1, k > n,
 NaN, non-integer alpha where the theorem needs an integer; ``ValidityConditionError`` (its
 subclass) when a theorem's stated condition fails (e.g. Cor. 5.3.1's alpha^4 e^{5 eps0} < n/9).
 eps0 = inf (no local privacy) gives +inf for every upper and lower bound (never NaN).
@@ -66,25 +66,18 @@ import mpmath
 import numpy as np
 from scipy.special import gammaln, logsumexp
 
+from bcdp.core.errors import InvalidInputError, ValidityConditionError
+
 DEFAULT_DPS = 60
 
 __all__ = [
-    "BOUNDS", "BoundSpec", "DEFAULT_DPS", "ShuffleParameterError", "ValidityConditionError",
-    "binomial_central_moments", "cor531_condition", "cor531_upper", "cor532_lower",
+    "BOUNDS", "BoundSpec", "DEFAULT_DPS", "binomial_central_moments", "cor531_condition", "cor531_upper", "cor532_lower",
     "efm19_upper", "efm19_upper_float", "interpolate_real_alpha", "kbar", "lemma541_subsampled",
     "nbar", "thm531_upper", "thm531_upper_float", "thm531_upper_real", "thm532_upper",
     "thm532_upper_float", "thm533_lower", "thm535_special_case", "thm536_special_case",
     "thm541_upper", "thm541_upper_float", "thm542_lower", "thm544_ternary",
     "thm546_ternary_special_case", "upsilon",
 ]
-
-
-class ShuffleParameterError(ValueError):
-    """An argument outside the domain of a bound (message names it and its value)."""
-
-
-class ValidityConditionError(ShuffleParameterError):
-    """The theorem's own validity condition fails for these arguments."""
 
 
 # -- argument checking ---------------------------------------------------------------------------
@@ -107,45 +100,45 @@ def _is_nan(x: Any) -> bool:
 
 def _check_n(n: Any, name: str = "n") -> int:
     if isinstance(n, bool) or not isinstance(n, (Integral, Real)) or _is_nan(n):
-        raise ShuffleParameterError(f"{name} must be a positive integer, got {n!r}")
+        raise InvalidInputError(f"{name} must be a positive integer, got {n!r}")
     if not isinstance(n, Integral):
         if not mpmath.isfinite(_mp(n)) or _mp(n) != int(n):
-            raise ShuffleParameterError(f"{name} must be a positive integer, got {n!r}")
+            raise InvalidInputError(f"{name} must be a positive integer, got {n!r}")
     n = int(n)
     if n < 1:
-        raise ShuffleParameterError(f"{name} must be >= 1, got {n}")
+        raise InvalidInputError(f"{name} must be >= 1, got {n}")
     return n
 
 
 def _check_eps0(eps0: Any) -> mpmath.mpf:
     if isinstance(eps0, bool) or eps0 is None:
-        raise ShuffleParameterError(f"eps0 must be a real number >= 0, got {eps0!r}")
+        raise InvalidInputError(f"eps0 must be a real number >= 0, got {eps0!r}")
     try:
         e = _mp(eps0)
     except (TypeError, ValueError) as exc:
-        raise ShuffleParameterError(f"eps0 must be a real number >= 0, got {eps0!r}") from exc
+        raise InvalidInputError(f"eps0 must be a real number >= 0, got {eps0!r}") from exc
     if mpmath.isnan(e):
-        raise ShuffleParameterError("eps0 is NaN")
+        raise InvalidInputError("eps0 is NaN")
     if e < 0:
-        raise ShuffleParameterError(f"eps0 must be >= 0, got {eps0!r}")
+        raise InvalidInputError(f"eps0 must be >= 0, got {eps0!r}")
     return e
 
 
 def _check_alpha(alpha: Any, integer: bool) -> mpmath.mpf:
     """alpha > 1 (real) or an integer >= 2; +inf allowed only for real-order bounds."""
     if isinstance(alpha, bool) or alpha is None:
-        raise ShuffleParameterError(f"alpha must be a real number > 1, got {alpha!r}")
+        raise InvalidInputError(f"alpha must be a real number > 1, got {alpha!r}")
     try:
         a = _mp(alpha)
     except (TypeError, ValueError) as exc:
-        raise ShuffleParameterError(f"alpha must be a real number > 1, got {alpha!r}") from exc
+        raise InvalidInputError(f"alpha must be a real number > 1, got {alpha!r}") from exc
     if mpmath.isnan(a):
-        raise ShuffleParameterError("alpha is NaN")
+        raise InvalidInputError("alpha is NaN")
     if a <= 1:
-        raise ShuffleParameterError(f"alpha must be > 1, got {alpha!r}")
+        raise InvalidInputError(f"alpha must be > 1, got {alpha!r}")
     if integer:
         if mpmath.isinf(a) or a != mpmath.floor(a):
-            raise ShuffleParameterError(
+            raise InvalidInputError(
                 f"this theorem holds for integer orders alpha >= 2 only, got {alpha!r} "
                 "(use interpolate_real_alpha, Remark 5.3.2, for real orders)")
     return a
@@ -154,7 +147,7 @@ def _check_alpha(alpha: Any, integer: bool) -> mpmath.mpf:
 def _check_gamma_chernoff(g: Any) -> mpmath.mpf:
     gg = _mp(g)
     if mpmath.isnan(gg) or not (0 < gg < 1):
-        raise ShuffleParameterError(f"chernoff_gamma must lie in (0, 1), got {g!r}")
+        raise InvalidInputError(f"chernoff_gamma must lie in (0, 1), got {g!r}")
     return gg
 
 
@@ -328,7 +321,7 @@ def binomial_central_moments(n: int, p: Any, r_max: int, *, dps: int = DEFAULT_D
     """
     n = _check_n(n)
     if r_max < 0:
-        raise ShuffleParameterError("r_max must be >= 0")
+        raise InvalidInputError("r_max must be >= 0")
     if method == "auto":
         method = "direct" if n <= 200 else "cumulant"
     if method == "direct":
@@ -354,7 +347,7 @@ def binomial_central_moments(n: int, p: Any, r_max: int, *, dps: int = DEFAULT_D
                     acc *= t
             return [+x for x in out]
     if method != "cumulant":
-        raise ShuffleParameterError(f"unknown method {method!r}")
+        raise InvalidInputError(f"unknown method {method!r}")
     with mpmath.workdps(dps + r_max + 30):
         pp = _mp(p)
         qq = 1 - pp
@@ -435,7 +428,7 @@ def _tail_531(n: int, E: mpmath.mpf, eps0: mpmath.mpf, a: mpmath.mpf, tail: str,
         return (e0 - 1) * mpmath.exp(chern)
     if tail == "none":
         return mpmath.mpf(0)
-    raise ShuffleParameterError(f"unknown tail {tail!r} (thesis | refined)")
+    raise InvalidInputError(f"unknown tail {tail!r} (thesis | refined)")
 
 
 def thm531_upper(n: int, eps0: Any, alpha: Any, *, variant: str = "thesis", tail: str = "thesis",
@@ -461,7 +454,7 @@ def thm531_upper(n: int, eps0: Any, alpha: Any, *, variant: str = "thesis", tail
     a = int(_check_alpha(alpha, integer=True))
     g = _check_gamma_chernoff(chernoff_gamma)
     if variant not in ("thesis", "n_unbarred"):
-        raise ShuffleParameterError(f"unknown variant {variant!r} (thesis | n_unbarred)")
+        raise InvalidInputError(f"unknown variant {variant!r} (thesis | n_unbarred)")
     if mpmath.isinf(e):
         return mpmath.inf
     nb = n if variant == "n_unbarred" else nbar(n, eps0, chernoff_gamma=chernoff_gamma, dps=dps)
@@ -497,7 +490,7 @@ def interpolate_real_alpha(eps_at_integer: Callable[[int], Any], alpha: Any, *,
     """
     a = _check_alpha(alpha, integer=False)
     if mpmath.isinf(a):
-        raise ShuffleParameterError("alpha = inf cannot be interpolated")
+        raise InvalidInputError("alpha = inf cannot be interpolated")
     with mpmath.workdps(dps + 10):
         aa = _mp(alpha)
         lo, hi = int(mpmath.floor(aa)), int(mpmath.ceil(aa))
@@ -550,7 +543,7 @@ def cor531_upper(n: int, eps0: Any, alpha: Any, *, form: str = "5.5", enforce: b
         elif form == "D.1":
             x = mpmath.mpf(a) ** 2 * (E - 1) ** 2 / (nbar(n, eps0, dps=dps) * E)
         else:
-            raise ShuffleParameterError(f"unknown form {form!r} (5.5 | D.1)")
+            raise InvalidInputError(f"unknown form {form!r} (5.5 | D.1)")
         val = _log1p_over(x, mpmath.mpf(a))
     with mpmath.workdps(dps):
         return _capped(+val, +e, cap)
@@ -620,7 +613,7 @@ def thm533_lower(n: int, eps0: Any, alpha: Any, *, variant: str = "thesis",
     e = _check_eps0(eps0)
     a = int(_check_alpha(alpha, integer=True))
     if variant not in ("thesis", "nbar"):
-        raise ShuffleParameterError(f"unknown variant {variant!r} (thesis | nbar)")
+        raise InvalidInputError(f"unknown variant {variant!r} (thesis | nbar)")
     if mpmath.isinf(e):
         return mpmath.inf
     nn = n if variant == "thesis" else nbar(n, eps0, dps=dps)
@@ -665,7 +658,7 @@ def _check_nk(n: Any, k: Any) -> tuple[int, int]:
     n = _check_n(n)
     k = _check_n(k, "k")
     if k > n:
-        raise ShuffleParameterError(f"k must be <= n, got k={k}, n={n}")
+        raise InvalidInputError(f"k must be <= n, got k={k}, n={n}")
     return n, k
 
 
@@ -696,7 +689,7 @@ def thm544_ternary(k: int, eps0: Any, lam: Any, *, kbar_floor: bool = True,
     e = _check_eps0(eps0)
     lm = _check_alpha(lam, integer=False)
     if lm < 2:
-        raise ShuffleParameterError(f"lambda must be >= 2, got {lam!r}")
+        raise InvalidInputError(f"lambda must be >= 2, got {lam!r}")
     if k < 2 or e == 0:
         raise ValidityConditionError(f"Thm 5.4.4 needs k >= 2 and eps0 > 0 (k={k}, eps0={eps0})")
     if mpmath.isinf(e) or mpmath.isinf(lm):
@@ -747,7 +740,7 @@ def lemma541_subsampled(zeta_pow: Callable[[int], Any], gamma: Any, alpha: Any, 
     with mpmath.workdps(dps + 10):
         g = _mp(gamma)
         if mpmath.isnan(g) or not (0 < g <= 1):
-            raise ShuffleParameterError(f"gamma must lie in (0, 1], got {gamma!r}")
+            raise InvalidInputError(f"gamma must lie in (0, 1], got {gamma!r}")
         x = mpmath.mpf(0)
         for lam in range(2, a + 1):
             x += mpmath.binomial(a, lam) * g ** lam * _mp(zeta_pow(lam))
@@ -783,7 +776,7 @@ def thm541_upper(n: int, k: int, eps0: Any, alpha: Any, *, variant: str = "thesi
     e = _check_eps0(eps0)
     a = int(_check_alpha(alpha, integer=True))
     if variant not in THM541_VARIANTS:
-        raise ShuffleParameterError(f"unknown variant {variant!r} {THM541_VARIANTS}")
+        raise InvalidInputError(f"unknown variant {variant!r} {THM541_VARIANTS}")
     if mpmath.isinf(e):
         return mpmath.inf
     floor = (variant != "girgis_code") if kbar_floor is None else kbar_floor
@@ -828,7 +821,7 @@ def thm542_lower(n: int, k: int, eps0: Any, alpha: Any, *, variant: str = "thesi
     e = _check_eps0(eps0)
     a = int(_check_alpha(alpha, integer=True))
     if variant not in ("thesis", "kbar"):
-        raise ShuffleParameterError(f"unknown variant {variant!r} (thesis | kbar)")
+        raise InvalidInputError(f"unknown variant {variant!r} (thesis | kbar)")
     if mpmath.isinf(e):
         return mpmath.inf
     kk = k if variant == "thesis" else kbar(k, eps0, dps=dps)
@@ -851,12 +844,12 @@ def _alphas_int(alphas: Sequence[int] | np.ndarray | int) -> np.ndarray:
     arr = np.atleast_1d(np.asarray(alphas))
     if arr.dtype.kind == "f":
         if np.any(np.isnan(arr)):
-            raise ShuffleParameterError("alpha is NaN")
+            raise InvalidInputError("alpha is NaN")
         if np.any(arr != np.floor(arr)) or np.any(~np.isfinite(arr)):
-            raise ShuffleParameterError("integer orders alpha >= 2 required")
+            raise InvalidInputError("integer orders alpha >= 2 required")
     arr = arr.astype(np.int64)
     if np.any(arr < 2):
-        raise ShuffleParameterError("alpha must be an integer >= 2")
+        raise InvalidInputError("alpha must be an integer >= 2")
     return arr
 
 
@@ -871,7 +864,7 @@ def _float_orders(alphas: Sequence[float] | np.ndarray) -> np.ndarray:
     """Orders for the float twins: a 1-D float array, every entry > 1 and not NaN."""
     arr = np.atleast_1d(np.asarray(alphas, dtype=float))
     if np.any(np.isnan(arr)) or np.any(arr <= 1):
-        raise ShuffleParameterError("alpha must be > 1 (and not NaN)")
+        raise InvalidInputError("alpha must be > 1 (and not NaN)")
     return arr
 
 
@@ -940,7 +933,7 @@ def thm541_upper_float(n: int, k: int, eps0: float, alphas: Sequence[int] | np.n
     e = float(_check_eps0(eps0))
     arr = _alphas_int(alphas)
     if variant not in THM541_VARIANTS[:3]:
-        raise ShuffleParameterError(f"unknown variant {variant!r} {THM541_VARIANTS[:3]}")
+        raise InvalidInputError(f"unknown variant {variant!r} {THM541_VARIANTS[:3]}")
     if math.isinf(e):
         return np.full(arr.shape, np.inf)
     if e == 0:

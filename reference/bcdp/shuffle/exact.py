@@ -51,7 +51,8 @@ import mpmath
 import numpy as np
 import sympy
 
-from bcdp.core.numbers import FloatRefusedError, to_fraction
+from bcdp.core.errors import FloatRefusedError
+from bcdp.core.numbers import to_fraction
 
 __all__ = [
     "DIRECTIONS", "rr_pair_rdp_mp", "rr_pair_rdp", "rr_pair_log_moment", "rr_pair_over_j_mp",
