@@ -6,7 +6,8 @@ not which paper's code noticed it:
 * :class:`InvalidInputError` (also a ``ValueError``): an input that is not what it claims to be (a
   kernel row that does not sum to 1, a probability outside [0, 1], a NaN, a size over a cap).  The
   message names the offending entry.
-* :class:`FloatRefusedError` (also a ``TypeError``): a float reached a function that computes exactly;
+* :class:`WrongTypeError` (also a ``TypeError``): an input of the wrong type (a bool as a number).
+* :class:`FloatRefusedError` (a :class:`WrongTypeError`): a float reached a function that computes exactly;
   pass ``"0.1"``, ``"1/10"``, ``Fraction(1, 10)`` or a sympy Rational instead, or call the function's
   float twin (named ``*_float``).
 * :class:`ValidityConditionError`: the parameters are valid numbers but outside the range where the
@@ -41,7 +42,11 @@ class InvalidInputError(BcdpError, ValueError):
     """An input that is not what it claims to be; the message names the entry."""
 
 
-class FloatRefusedError(InvalidInputError, TypeError):
+class WrongTypeError(InvalidInputError, TypeError):
+    """An input of a type the function does not take (a bool, a list where a number belongs...)."""
+
+
+class FloatRefusedError(WrongTypeError):
     """A float reached an exact function (floats are ambiguous: pass a string or a Fraction)."""
 
 
@@ -71,5 +76,5 @@ def exit_code(exc: BaseException) -> int:
 __all__ = [
     "BcdpError", "CertificationError", "EXIT_BAD_INPUT", "EXIT_CHECK_FAILED", "EXIT_INTERNAL_ERROR",
     "EXIT_OK", "FloatRefusedError", "InputFileError", "InvalidInputError", "UndecidedComparison",
-    "ValidityConditionError", "exit_code",
+    "ValidityConditionError", "WrongTypeError", "exit_code",
 ]

@@ -1,9 +1,20 @@
-"""Exact scalars: coercion to :class:`fractions.Fraction`, refusing floats.
+"""The number-input policy of bcdp: exact scalars for exact functions, floats only for float twins.
 
-Every exact function of :mod:`bcdp` funnels its numeric inputs through :func:`to_fraction`.
-Accepted: ``int``, ``Fraction``, sympy ``Rational``, ``decimal.Decimal`` and strings such as
-``"1/3"``, ``"0.2"`` or ``"1e-300"`` (read as the exact decimal they spell). Refused: ``float``
-(a binary float such as ``0.1`` is not the rational the user meant), ``bool``, NaN and infinities.
+Every exact function of :mod:`bcdp`, in every paper's package, funnels its numeric inputs through
+:func:`to_fraction` (or :func:`to_probability`).  Accepted: ``int``, ``Fraction``, sympy ``Rational``,
+``decimal.Decimal`` and strings such as ``"1/3"``, ``"0.2"`` or ``"1e-300"`` (read as the exact
+decimal they spell).  Refused: ``float`` (a binary float such as ``0.1`` is not the rational the user
+meant: :class:`~bcdp.core.errors.FloatRefusedError`), ``bool``, NaN and infinities.  Sizes are capped
+*before* the exact conversion (:data:`MAX_DIGITS` characters, decimal exponents up to
+:data:`MAX_DECIMAL_EXPONENT`), so that ``"1e-999999999"`` is refused at once instead of building a
+billion-digit denominator.
+
+Float twins (functions named ``*_float``, and the float64 fast paths) take their inputs through
+:func:`to_float_input`, which accepts ints, floats, Fractions and numeric strings and refuses bools,
+NaN and (unless allowed) infinities.  They are documented as approximations; only exact functions and
+certified enclosures are guarantees.
+
+sympy is imported only when a sympy value is met or a sympy result is asked for.
 """
 
 from __future__ import annotations
@@ -11,20 +22,40 @@ from __future__ import annotations
 import math
 from decimal import Decimal, InvalidOperation
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import sympy
+from bcdp.core.errors import FloatRefusedError, InvalidInputError, WrongTypeError
 
-from bcdp.core.errors import FloatRefusedError
+if TYPE_CHECKING:  # pragma: no cover
+    import sympy
 
 #: Sentinel for an infinite privacy parameter (a ratio with zero denominator, non-zero numerator).
 INFINITY = math.inf
 
+#: Longest numeric string accepted by :func:`to_fraction` (characters, after stripping).
+MAX_DIGITS = 10_000
+#: Largest |exponent| of a decimal accepted by :func:`to_fraction` (``"1e-5000"`` is fine).
+MAX_DECIMAL_EXPONENT = 10_000
+
+
+def _is_sympy(value: Any) -> bool:
+    return type(value).__module__.startswith("sympy")
+
+
+def _checked_decimal(dec: Decimal, value: Any, name: str) -> Fraction:
+    if not dec.is_finite():
+        raise InvalidInputError(f"{name}: non-finite value {value!r}")
+    if dec != 0 and abs(dec.adjusted()) > MAX_DECIMAL_EXPONENT:
+        raise InvalidInputError(f"{name}: exponent of {value!r} is beyond the cap 10^{MAX_DECIMAL_EXPONENT}")
+    if len(dec.as_tuple().digits) > MAX_DIGITS:
+        raise InvalidInputError(f"{name}: {value!r} has more than {MAX_DIGITS} digits")
+    return Fraction(dec)
+
 
 def to_fraction(value: Any, name: str = "value") -> Fraction:
-    """Return ``value`` as an exact Fraction, refusing floats and non-finite values."""
+    """Return ``value`` as an exact Fraction, refusing floats, bools and non-finite values."""
     if isinstance(value, bool):
-        raise TypeError(f"{name}: booleans are not numbers here (got {value!r})")
+        raise WrongTypeError(f"{name}: booleans are not numbers here (got {value!r})")
     if isinstance(value, Fraction):
         return value
     if isinstance(value, int):
@@ -35,38 +66,73 @@ def to_fraction(value: Any, name: str = "value") -> Fraction:
             "pass a Fraction, an int, a sympy Rational or a string such as '1/3' or '0.1'"
         )
     if isinstance(value, Decimal):
-        if not value.is_finite():
-            raise ValueError(f"{name}: non-finite value {value!r}")
-        return Fraction(value)
-    if isinstance(value, sympy.Basic):
+        return _checked_decimal(value, value, name)
+    if _is_sympy(value):
+        import sympy
+
         if isinstance(value, sympy.Rational):
             return Fraction(int(value.p), int(value.q))
-        raise TypeError(f"{name}: sympy value {value} is not a rational number")
+        raise WrongTypeError(f"{name}: sympy value {value} is not a rational number")
     if isinstance(value, str):
         text = value.strip()
+        if len(text) > MAX_DIGITS:
+            raise InvalidInputError(f"{name}: numeric string longer than {MAX_DIGITS} characters")
         try:
             if "/" in text:
                 num, den = text.split("/", 1)
                 return Fraction(int(num.strip()), int(den.strip()))
             dec = Decimal(text)
         except (ValueError, InvalidOperation, ZeroDivisionError) as exc:
-            raise ValueError(f"{name}: cannot read {value!r} as an exact rational") from exc
-        if not dec.is_finite():
-            raise ValueError(f"{name}: non-finite value {value!r}")
-        return Fraction(dec)
-    raise TypeError(f"{name}: cannot use {type(value).__name__} {value!r} as an exact rational")
+            raise InvalidInputError(f"{name}: cannot read {value!r} as an exact rational") from exc
+        return _checked_decimal(dec, value, name)
+    raise WrongTypeError(f"{name}: cannot use {type(value).__name__} {value!r} as an exact rational")
+
+
+def to_float_input(value: Any, name: str = "value", *, allow_inf: bool = False) -> float:
+    """The input policy of float twins: a float from an int, float, Fraction, Decimal or numeric string.
+
+    Refuses bools, NaN, non-numeric types and (unless ``allow_inf``) infinities, with
+    :class:`~bcdp.core.errors.InvalidInputError` naming ``name``.
+    """
+    if isinstance(value, bool):
+        raise WrongTypeError(f"{name}: booleans are not numbers here (got {value!r})")
+    if isinstance(value, str):
+        text = value.strip()
+        if len(text) > MAX_DIGITS:
+            raise InvalidInputError(f"{name}: numeric string longer than {MAX_DIGITS} characters")
+        try:
+            out = float(Fraction(text)) if "/" in text else float(text)
+        except (ValueError, ZeroDivisionError, OverflowError) as exc:
+            raise InvalidInputError(f"{name}: cannot read {value!r} as a number") from exc
+    elif isinstance(value, (int, float, Fraction, Decimal)) or _is_sympy(value):
+        try:
+            out = float(value)
+        except (TypeError, ValueError, OverflowError) as exc:
+            raise InvalidInputError(f"{name}: cannot use {value!r} as a float") from exc
+    else:
+        try:
+            out = float(value)  # numpy scalars
+        except (TypeError, ValueError) as exc:
+            raise WrongTypeError(f"{name}: cannot use {type(value).__name__} {value!r} as a number") from exc
+    if math.isnan(out):
+        raise InvalidInputError(f"{name}: NaN is not a number here")
+    if math.isinf(out) and not allow_inf:
+        raise InvalidInputError(f"{name} must be finite, got {value!r}")
+    return out
 
 
 def to_probability(value: Any, name: str = "probability") -> Fraction:
     """Exact probability in [0, 1]."""
     p = to_fraction(value, name)
     if p < 0 or p > 1:
-        raise ValueError(f"{name}: {p} is not a probability in [0, 1]")
+        raise InvalidInputError(f"{name}: {p} is not a probability in [0, 1]")
     return p
 
 
 def log_of_ratio(ratio: Fraction | float) -> sympy.Expr:
     """sympy value of ``log(ratio)``; ``oo`` for the infinite sentinel."""
+    import sympy
+
     if ratio == INFINITY:
         return sympy.oo
     return sympy.log(sympy.Rational(ratio.numerator, ratio.denominator))
@@ -82,7 +148,7 @@ def ratio_to_float_log(ratio: Fraction | float) -> float:
         return math.inf
     r = Fraction(ratio)
     if r <= 0:
-        raise ValueError(f"log of non-positive ratio {r}")
+        raise InvalidInputError(f"log of non-positive ratio {r}")
     import mpmath
 
     with mpmath.workdps(40):

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import sympy
+if TYPE_CHECKING:  # pragma: no cover
+    import sympy
 
 from bcdp.core.numbers import INFINITY, log_of_ratio, ratio_to_float_log
 
@@ -53,6 +54,8 @@ class ProbabilityParameter:
 
     @property
     def exact(self) -> sympy.Expr:
+        import sympy
+
         return sympy.Rational(self.value.numerator, self.value.denominator)
 
     @property
