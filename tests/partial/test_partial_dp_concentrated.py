@@ -20,17 +20,19 @@ from bcdp.checks._pdp_cdp_common import (
     parallel_rr,  # builds the input only; expected values stay closed forms
 )
 from bcdp.core.errors import FloatRefusedError, InvalidInputError
-from bcdp.partial.concentrated import (
-    INFINITY,
+from bcdp.core.divergences import (
     d_infinity,
-    d_star,
     kl_divergence,
     kl_divergence_exact,
-    nabla_cdp_holds,
-    per_attribute_cdp_epsilon,
     renyi_divergence,
     renyi_divergence_exact,
     renyi_moment_exact,
+)
+from bcdp.partial.concentrated import (
+    INFINITY,
+    d_star,
+    nabla_cdp_holds,
+    per_attribute_cdp_epsilon,
     whole_record_zcdp,
 )
 from bcdp.partial.pure import dataset_domain, hamming
@@ -200,10 +202,10 @@ def test_d_infinity_exact():
 @pytest.mark.parametrize("error,message,bad", [
     (FloatRefusedError, "floats are refused", lambda: d_star((0.5, 0.5), (F(1, 2), F(1, 2)))),
     (FloatRefusedError, "floats are refused", lambda: renyi_divergence((F(1, 2), F(1, 2)), (F(1, 2), F(1, 2)), 1.5)),
-    (InvalidInputError, "lambda must be > 1", lambda: renyi_divergence((F(1, 2), F(1, 2)), (F(1, 2), F(1, 2)), 1)),
-    (InvalidInputError, "lambda must be > 1",
-     lambda: renyi_divergence((F(1, 2), F(1, 2)), (F(1, 2), F(1, 2)), F(1, 2))),
-    (InvalidInputError, "integer lambda >= 2",
+    (InvalidInputError, "order must be in \\(0, inf\\]", lambda: renyi_divergence((F(1, 2), F(1, 2)), (F(1, 2), F(1, 2)), 0)),
+    (InvalidInputError, "order must be in \\(0, inf\\]",
+     lambda: renyi_divergence((F(1, 2), F(1, 2)), (F(1, 2), F(1, 2)), F(-1, 2))),
+    (InvalidInputError, "integer order >= 2",
      lambda: renyi_moment_exact((F(1, 2), F(1, 2)), (F(1, 2), F(1, 2)), F(5, 2))),
     (InvalidInputError, "shape mismatch", lambda: d_star((F(1, 2), F(1, 2)), (F(1, 3), F(1, 3), F(1, 3)))),
     (InvalidInputError, "not a probability distribution", lambda: d_star((F(1, 2), F(1, 3)), (F(1, 2), F(1, 2)))),

@@ -29,6 +29,7 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Hashable, Sequence
 
+from bcdp.core.divergences import max_column_ratio
 from bcdp.core.numbers import INFINITY
 from bcdp.core.parameters import LogRatioParameter, ProbabilityParameter
 from bcdp.core.spaces import Mechanism, Point, Prior
@@ -37,37 +38,6 @@ from bcdp.core.spaces import Mechanism, Point, Prior
 def _check_pair(mechanism: Mechanism, prior: Prior | None) -> None:
     if prior is not None and prior.domain != mechanism.domain:
         raise ValueError("prior and mechanism are defined on different domains")
-
-
-def max_column_ratio(rows: Sequence[Sequence[Fraction]], labels: Sequence[Hashable],
-                     outputs: Sequence[Hashable]) -> tuple[Fraction | float, dict | None]:
-    """max over row pairs (a, b) and columns y of rows[a][y] / rows[b][y] (0/0 skipped).
-
-    For each column the largest ratio is (column max) / (column min), so the search is linear in
-    the number of entries.  Returns the ratio (``INFINITY`` if some column has a positive max and a
-    zero min) and the witness ``{"numerator": label_a, "denominator": label_b, "output": y}``.
-    Ties are broken by the first column and the first row attaining the extremes.
-    """
-    best: Fraction | float = Fraction(1)
-    witness: dict | None = None
-    n_rows = len(rows)
-    if n_rows == 0:
-        return best, None
-    for m, y in enumerate(outputs):
-        col = [r[m] for r in rows]
-        hi_idx = max(range(n_rows), key=col.__getitem__)
-        hi = col[hi_idx]
-        if hi == 0:
-            continue
-        lo_idx = min(range(n_rows), key=col.__getitem__)
-        lo = col[lo_idx]
-        if lo == 0:
-            return INFINITY, {"numerator": labels[hi_idx], "denominator": labels[lo_idx], "output": y}
-        ratio = hi / lo
-        if witness is None or ratio > best:
-            best = ratio
-            witness = {"numerator": labels[hi_idx], "denominator": labels[lo_idx], "output": y}
-    return best, witness
 
 
 def ldp_epsilon(mechanism: Mechanism) -> LogRatioParameter:

@@ -56,218 +56,30 @@ from typing import Any, Callable, Iterator, Sequence
 import mpmath
 import sympy
 
+from bcdp.core.divergences import (
+    DEFAULT_DPS,
+    GUARD_DIGITS,
+    LogMgf,
+    Row,
+    check_dps,
+    d_infinity,
+    exact_pair,
+    mpf_of_fraction,
+)
+from bcdp.core.divergences import (  # noqa: F401  (re-exported for the checks; import from core)
+    kl_divergence,
+    kl_divergence_exact,
+    renyi_divergence,
+    renyi_divergence_exact,
+    renyi_moment_exact,
+)
 from bcdp.core.errors import CertificationError, FloatRefusedError, InvalidInputError
 from bcdp.core.numbers import INFINITY, to_fraction
 from bcdp.core.parameters import LogRatioParameter
 from bcdp.core.spaces import Mechanism
 from bcdp.partial.pure import _input_indices, hamming, to_dataset
 
-DEFAULT_DPS = 50
-MIN_DPS = 50
 DEFAULT_REL_TOL = "1e-30"
-GUARD_DIGITS = 15
-
-Row = tuple[Fraction, ...]
-
-
-# -- inputs ------------------------------------------------------------------------------------------
-
-def _row(values: Sequence[Any], name: str) -> Row:
-    if isinstance(values, (str, bytes)):
-        raise InvalidInputError(f"{name} must be a sequence of probabilities, got a string")
-    row = tuple(to_fraction(v, f"{name}[{k}]") for k, v in enumerate(values))
-    if not row:
-        raise InvalidInputError(f"{name} is empty")
-    for k, v in enumerate(row):
-        if v < 0:
-            raise InvalidInputError(f"{name}[{k}] = {v} is negative")
-    total = sum(row, Fraction(0))
-    if total != 1:
-        raise InvalidInputError(f"{name} sums to {total}, not 1 (not a probability distribution)")
-    return row
-
-
-def _pair(P: Sequence[Any], Q: Sequence[Any]) -> tuple[Row, Row]:
-    p, q = _row(P, "P"), _row(Q, "Q")
-    if len(p) != len(q):
-        raise InvalidInputError(f"P has {len(p)} outcomes and Q has {len(q)}: shape mismatch")
-    return p, q
-
-
-def _check_dps(dps: Any) -> int:
-    if isinstance(dps, bool) or not isinstance(dps, int) or dps < MIN_DPS:
-        raise InvalidInputError(f"dps must be an integer >= {MIN_DPS} digits, got {dps!r}")
-    return dps
-
-
-def _infinite_support(p: Row, q: Row) -> bool:
-    return any(a > 0 and b == 0 for a, b in zip(p, q))
-
-
-def _mpf_of_fraction(x: Fraction) -> mpmath.mpf:
-    return mpmath.mpf(x.numerator) / x.denominator
-
-
-def _lambda(lam: Any) -> Fraction | mpmath.mpf:
-    """lambda as an exact Fraction (int/Fraction/str/sympy Rational) or an mpf; floats refused."""
-    if isinstance(lam, float):
-        raise FloatRefusedError(f"lambda: floats are refused (got {lam!r}); pass an int, a Fraction, "
-                                "a string such as '3/2' or an mpmath.mpf")
-    if isinstance(lam, mpmath.mpf):
-        if not mpmath.isfinite(lam):
-            raise InvalidInputError(f"lambda must be finite (use d_infinity for D_inf), got {lam}")
-        if lam <= 1:
-            raise InvalidInputError(f"lambda must be > 1 (KL is the limit lambda -> 1, use kl_divergence), got {lam}")
-        return lam
-    value = to_fraction(lam, "lambda")
-    if value <= 1:
-        raise InvalidInputError(f"lambda must be > 1 (KL is the limit lambda -> 1, use kl_divergence), got {value}")
-    return value
-
-
-# -- Renyi divergences --------------------------------------------------------------------------------
-
-def renyi_moment_exact(P: Sequence[Any], Q: Sequence[Any], lam: int) -> Fraction | float:
-    """E_{Y<-P}[(P(Y)/Q(Y))^{lam-1}] = sum_{P(y)>0} P(y)^lam / Q(y)^(lam-1) exactly, for an integer
-    lam >= 2 (Def. 2, L210: D_lam = log(this) / (lam - 1)).  ``INFINITY`` if P(y) > 0 = Q(y)."""
-    if isinstance(lam, bool) or not isinstance(lam, int):
-        raise InvalidInputError(f"the exact moment needs an integer lambda >= 2, got {lam!r}")
-    if lam < 2:
-        raise InvalidInputError(f"lambda must be an integer >= 2 here, got {lam}")
-    p, q = _pair(P, Q)
-    if _infinite_support(p, q):
-        return INFINITY
-    return sum((a ** lam / b ** (lam - 1) for a, b in zip(p, q) if a > 0), Fraction(0))
-
-
-def renyi_divergence_exact(P: Sequence[Any], Q: Sequence[Any], lam: int) -> sympy.Expr:
-    """D_lam(P||Q) = log(M) / (lam - 1) as an exact sympy expression, M the rational moment of
-    :func:`renyi_moment_exact` (integer lam >= 2).  ``sympy.oo`` when infinite."""
-    m = renyi_moment_exact(P, Q, lam)
-    if m == INFINITY:
-        return sympy.oo
-    return sympy.log(sympy.Rational(m.numerator, m.denominator)) / (lam - 1)
-
-
-def renyi_divergence(P: Sequence[Any], Q: Sequence[Any], lam: Any, dps: int = DEFAULT_DPS
-                     ) -> mpmath.mpf | float:
-    """D_lam(P||Q) (Def. 2, L210) for real lam > 1 with mpmath at ``dps`` digits (>= 50).
-
-    Evaluated as 1/(lam-1) log sum_y exp(log Q(y) + lam l_y) (log-sum-exp, so extreme ratios such
-    as 2^-200 do not underflow).  ``INFINITY`` when P(y) > 0 = Q(y)."""
-    dps = _check_dps(dps)
-    p, q = _pair(P, Q)
-    lam_v = _lambda(lam)
-    if _infinite_support(p, q):
-        return INFINITY
-    with mpmath.workdps(dps + GUARD_DIGITS):
-        lam_m = lam_v if isinstance(lam_v, mpmath.mpf) else _mpf_of_fraction(lam_v)
-        model = _LogMgf(p, q)
-        value = model.K(lam_m) / (lam_m - 1)
-    with mpmath.workdps(dps):
-        return +value
-
-
-def kl_divergence_exact(P: Sequence[Any], Q: Sequence[Any]) -> sympy.Expr:
-    """KL(P||Q) = sum_{P(y)>0} P(y) log(P(y)/Q(y)) as an exact sympy expression (the lambda -> 1+
-    limit of D_lambda); ``sympy.oo`` if P(y) > 0 = Q(y)."""
-    p, q = _pair(P, Q)
-    if _infinite_support(p, q):
-        return sympy.oo
-    def rat(x: Fraction) -> sympy.Rational:
-        return sympy.Rational(x.numerator, x.denominator)
-    terms = [rat(a) * sympy.log(rat(a / b)) for a, b in zip(p, q) if a > 0]
-    return sympy.Add(*terms)
-
-
-def kl_divergence(P: Sequence[Any], Q: Sequence[Any], dps: int = DEFAULT_DPS) -> mpmath.mpf | float:
-    """KL(P||Q) with mpmath at ``dps`` digits; ``INFINITY`` if P(y) > 0 = Q(y)."""
-    dps = _check_dps(dps)
-    p, q = _pair(P, Q)
-    if _infinite_support(p, q):
-        return INFINITY
-    with mpmath.workdps(dps + GUARD_DIGITS):
-        value = _LogMgf(p, q).kl
-    with mpmath.workdps(dps):
-        return +value
-
-
-def d_infinity(P: Sequence[Any], Q: Sequence[Any]) -> LogRatioParameter:
-    """D_inf(P||Q) = max_{P(y)>0} log P(y)/Q(y) exactly (Def. 2; events reduce to single outputs by
-    the mediant inequality), as a :class:`LogRatioParameter` (ratio a Fraction or ``INFINITY``),
-    witness ``{"output": index}``.  P = Q gives ratio 1 (D_inf = 0)."""
-    p, q = _pair(P, Q)
-    best: Fraction | float = Fraction(0)
-    arg = None
-    for k, (a, b) in enumerate(zip(p, q)):
-        if a == 0:
-            continue
-        r = INFINITY if b == 0 else a / b
-        if arg is None or r > best:
-            best, arg = r, k
-            if r == INFINITY:
-                break
-    # max_{P>0} P/Q >= 1 always (both sum to 1 and Q may carry mass off supp P)
-    return LogRatioParameter(best, {"output": arg})
-
-
-class _LogMgf:
-    """K(lambda) = log sum_{P(y)>0} Q(y) exp(lambda l_y) and its first two derivatives, at the
-    current mpmath precision.  Requires supp P within supp Q."""
-
-    def __init__(self, p: Row, q: Row):
-        self.logq = []
-        self.ell = []
-        for a, b in zip(p, q):
-            if a > 0:
-                lq = mpmath.log(b.numerator) - mpmath.log(b.denominator)
-                lp = mpmath.log(a.numerator) - mpmath.log(a.denominator)
-                self.logq.append(lq)
-                self.ell.append(lp - lq)
-        self.kl = mpmath.fsum(mpmath.exp(lq + l) * l for lq, l in zip(self.logq, self.ell))
-        self.ell_max = max(self.ell)
-        self.ell_min = min(self.ell)
-        self.scale = 1 + max(abs(x) for x in self.ell) + max(abs(x) for x in self.logq)
-
-    def log_weights(self, lam: mpmath.mpf) -> list[mpmath.mpf]:
-        return [lq + lam * l for lq, l in zip(self.logq, self.ell)]
-
-    def K(self, lam: mpmath.mpf) -> mpmath.mpf:
-        lw = self.log_weights(lam)
-        m = max(lw)
-        return m + mpmath.log(sum(mpmath.exp(x - m) for x in lw))
-
-    def point(self, lam: mpmath.mpf) -> tuple:
-        """(K, K', K'', normalised tilted weights pi_lam) at lam (cached)."""
-        hit = self._cache.get(lam) if hasattr(self, "_cache") else None
-        if hit is not None:
-            return hit
-        lw = self.log_weights(lam)
-        m = max(lw)
-        w = [mpmath.exp(x - m) for x in lw]
-        z = sum(w)
-        pi = [wi / z for wi in w]
-        k1 = sum(p * l for p, l in zip(pi, self.ell))
-        k2 = sum(p * (l - k1) ** 2 for p, l in zip(pi, self.ell))
-        out = (m + mpmath.log(z), k1, k2, pi)
-        if not hasattr(self, "_cache"):
-            self._cache = {}
-        self._cache[lam] = out
-        return out
-
-    def derivs(self, lam: mpmath.mpf) -> tuple[mpmath.mpf, mpmath.mpf, mpmath.mpf]:
-        """K, K', K'' at lam."""
-        return self.point(lam)[:3]
-
-    def curvature_bound(self, a: mpmath.mpf, b: mpmath.mpf) -> mpmath.mpf:
-        """V >= sup_{lambda in [a, b]} K''(lambda).  With pi_a the tilted law at a and t = lambda - a:
-        K''(lambda) = Var_lambda(l) <= E_lambda[(l - c)^2] = E_a[(l - c)^2 e^{t l}] / E_a[e^{t l}], and
-        E_a[e^{t l}] = e^{K(a+t) - K(a)} >= e^{t K'(a)} (convexity of K), so with c = K'(a)
-        V = sum_y pi_a(y) (l_y - c)^2 max(1, e^{(b-a)(l_y - c)})."""
-        _k0, k1, _k2, pi = self.point(a)
-        t = b - a
-        return sum(p * (l - k1) ** 2 * (mpmath.exp(t * (l - k1)) if l > k1 else 1)
-                   for p, l in zip(pi, self.ell))
 
 
 # -- D* -------------------------------------------------------------------------------------------
@@ -335,7 +147,7 @@ def _rel_tol(rel_tol: Any) -> Fraction:
     return tol
 
 
-def _float_scan(model: _LogMgf, lam_max: float) -> tuple[list[float], list[float]]:
+def _float_scan(model: LogMgf, lam_max: float) -> tuple[list[float], list[float]]:
     """g(lambda) = K(lambda)/(lambda(lambda-1)) in float64 on a geometric grid of lambda - 1 from
     1e-4 to lam_max (log-sum-exp; closer to 1 float cancellation dominates).  Only seeds the
     search; never part of the certificate."""
@@ -351,11 +163,11 @@ def _float_scan(model: _LogMgf, lam_max: float) -> tuple[list[float], list[float
     return list(lam), list(k / (lam * t))
 
 
-def _g(model: _LogMgf, lam: mpmath.mpf) -> mpmath.mpf:
+def _g(model: LogMgf, lam: mpmath.mpf) -> mpmath.mpf:
     return model.K(lam) / (lam * (lam - 1))
 
 
-def _newton(model: _LogMgf, lo: mpmath.mpf, hi: mpmath.mpf, start: mpmath.mpf, steps: int = 600) -> mpmath.mpf:
+def _newton(model: LogMgf, lo: mpmath.mpf, hi: mpmath.mpf, start: mpmath.mpf, steps: int = 600) -> mpmath.mpf:
     """Safeguarded Newton for h(lambda) = K' lambda(lambda-1) - K (2 lambda - 1) = 0 (the sign of
     g') on [lo, hi] with h(lo) > 0 > h(hi); h' = K'' lambda(lambda-1) - 2K."""
     def h(lam: mpmath.mpf) -> tuple[mpmath.mpf, mpmath.mpf]:
@@ -384,13 +196,13 @@ def _newton(model: _LogMgf, lo: mpmath.mpf, hi: mpmath.mpf, start: mpmath.mpf, s
     return x
 
 
-def _h(model: _LogMgf, lam: mpmath.mpf) -> mpmath.mpf:
+def _h(model: LogMgf, lam: mpmath.mpf) -> mpmath.mpf:
     """sign of g'(lambda): h = K' lambda(lambda-1) - K (2 lambda - 1)."""
     k0, k1, _ = model.derivs(lam)
     return k1 * lam * (lam - 1) - k0 * (2 * lam - 1)
 
 
-def _local_max(model: _LogMgf, x: mpmath.mpf) -> tuple[Any, Any]:
+def _local_max(model: LogMgf, x: mpmath.mpf) -> tuple[Any, Any]:
     """Climb from x to a local maximiser of g: bracket a sign change of h (+ then -) by 5% steps of
     lambda - 1 (up or down), then safeguarded Newton.  Returns (None, None) if g increases towards
     lambda -> 1+ (the limit KL is then the candidate)."""
@@ -436,11 +248,11 @@ def _d_star_cached(p: Row, q: Row, tol_key: Fraction, dps: int, max_intervals: i
     # small D* get extra working digits: D* >= KL >= 2 TV^2 (Pinsker), TV exact and > 0 here
     tv = sum((abs(a - b) for a, b in zip(p, q)), Fraction(0)) / 2
     with mpmath.workdps(30):
-        extra = max(0, int(-mpmath.log10(2 * _mpf_of_fraction(tv) ** 2)) + 1)
+        extra = max(0, int(-mpmath.log10(2 * mpf_of_fraction(tv) ** 2)) + 1)
     wdps = dps + GUARD_DIGITS + extra
     with mpmath.workdps(wdps):
-        tol = _mpf_of_fraction(tol_key)
-        model = _LogMgf(p, q)
+        tol = mpf_of_fraction(tol_key)
+        model = LogMgf(p, q)
         kl = model.kl
         unit = mpmath.mpf(10) ** (-(wdps - 8))  # guard: dominates working-precision rounding
         # -- seed: float scan over lambda - 1, then Newton at working precision
@@ -573,7 +385,7 @@ def _verify_with_intervals(p: Row, q: Row, lower: mpmath.mpf, rho: mpmath.mpf, l
         iv.prec = old
 
 
-def _certify(model: _LogMgf, rho: mpmath.mpf, grid: list, lam_hat: Any, unit: mpmath.mpf,
+def _certify(model: LogMgf, rho: mpmath.mpf, grid: list, lam_hat: Any, unit: mpmath.mpf,
              max_intervals: int, done: list | None = None) -> tuple[bool, int, Any]:
     """Check phi_rho(lambda) = K(lambda) - rho lambda(lambda-1) <= 0 on (1, inf); returns
     (ok, number of intervals verified, a suspicious lambda or None)."""
@@ -653,8 +465,8 @@ def d_star(P: Sequence[Any], Q: Sequence[Any], rel_tol: Any = DEFAULT_REL_TOL, d
     Infinite (both ends ``INFINITY``) iff P(y) > 0 = Q(y) for some y; 0 iff P = Q.
     Raises :class:`CertificationError` if no certificate is found (never observed; it would need a
     degenerate curvature and is reported rather than guessed)."""
-    dps = _check_dps(dps)
-    p, q = _pair(P, Q)
+    dps = check_dps(dps)
+    p, q = exact_pair(P, Q)
     tol_key = _rel_tol(rel_tol)
     if isinstance(max_intervals, bool) or not isinstance(max_intervals, int) or max_intervals < 10:
         raise InvalidInputError(f"max_intervals must be an integer >= 10, got {max_intervals!r}")
@@ -791,7 +603,7 @@ def _eps_value(value: Any, where: str) -> Any:
             raise InvalidInputError(f"eps_fn{where} = {value} is not a real number")
         v = mpmath.mpf(sympy.N(value, mpmath.mp.dps + 5))
     else:
-        v = _mpf_of_fraction(to_fraction(value, f"eps_fn{where}"))
+        v = mpf_of_fraction(to_fraction(value, f"eps_fn{where}"))
     if v < 0 or not mpmath.isfinite(v):
         raise InvalidInputError(f"eps_fn{where} = {v} must be a finite non-negative number (or INFINITY)")
     return v
@@ -804,7 +616,7 @@ def nabla_cdp_holds(mech: Mechanism, n: int, d: int, eps_fn: Callable[[tuple, tu
     values) and returns eps (symmetric, >= 0; exact rational, sympy expression, mpf or
     ``INFINITY``).  Decisions use certified D* enclosures, refined down to 1e-(dps-15) relative
     width when the comparison is close."""
-    dps = _check_dps(dps)
+    dps = check_dps(dps)
     pts = mech.domain.points
     undecided: list = []
     count = 0

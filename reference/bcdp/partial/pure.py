@@ -16,7 +16,7 @@ datasets are then ignored).  Neighbouring relations (paper Sec. 2):
   e^{eps(x_i, x'_i)} depending on the two records.
 
 Every supremum over events S is a maximum over single outputs by reduction (R1) of
-:mod:`bcdp.bayesian.notions` (mediant inequality), and is computed with :func:`bcdp.bayesian.notions.max_column_ratio`
+:mod:`bcdp.bayesian.notions` (mediant inequality), and is computed with :func:`bcdp.core.divergences.max_column_ratio`
 (0/0 skipped, positive/0 infinite).  Ratios are exact Fractions or ``INFINITY``.
 """
 
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Callable, Hashable, Sequence
 
-from bcdp.bayesian.notions import max_column_ratio
+from bcdp.core.divergences import max_column_ratio
 from bcdp.core.errors import InvalidInputError
 from bcdp.core.numbers import INFINITY, to_fraction
 from bcdp.core.parameters import LogRatioParameter

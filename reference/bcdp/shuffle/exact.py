@@ -52,6 +52,7 @@ import numpy as np
 import sympy
 
 from bcdp.core.errors import FloatRefusedError
+from bcdp.core.divergences import renyi_moment_exact  # noqa: F401  (re-exported)
 from bcdp.core.numbers import to_fraction
 
 __all__ = [
@@ -1088,22 +1089,6 @@ def subsampled_shuffled_law(kernel: Sequence[Sequence[Any]], dataset: Sequence[i
                 out[h] = out.get(h, Fraction(0)) + w * pr
         return out
     raise ValueError(f"scheme must be 'uniform' or 'poisson', got {scheme!r}")
-
-
-def renyi_moment_exact(P: dict, Q: dict, alpha: int) -> Fraction | float:
-    """sum_h P(h)^alpha Q(h)^(1-alpha) = E_Q[(P/Q)^alpha] exactly, for an integer alpha >= 2
-    (math.inf if P has mass where Q has none)."""
-    if isinstance(alpha, bool) or not isinstance(alpha, (int, np.integer)) or alpha < 2:
-        raise ValueError(f"renyi_moment_exact needs an integer alpha >= 2, got {alpha!r}")
-    s = Fraction(0)
-    for h, ph in P.items():
-        if ph == 0:
-            continue
-        qh = Q.get(h, Fraction(0))
-        if qh == 0:
-            return math.inf
-        s += ph ** alpha / qh ** (alpha - 1)
-    return s
 
 
 def _renyi_laws_mp(P: dict, Q: dict, alpha: Any, dps: int) -> mpmath.mpf:
