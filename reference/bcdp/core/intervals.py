@@ -1,32 +1,34 @@
-"""Intervals and rounding: the one certification backend of bcdp (``mpmath.iv``).
+"""Intervals and rounding: the one certification backend of bcdp, python-flint's arb balls.
 
-Everything certified in the library is an enclosure computed here or with the helpers here:
+Everything certified in the library is an enclosure computed here or with the helpers here.
 
-* :func:`iv_precision` -- the one context manager that sets the working precision of ``mpmath.iv``
-  (bits) and restores it;
-* :func:`lower_end` / :func:`upper_end` -- the exact endpoints of an ``mpmath.iv`` interval as mpf;
-* :func:`float_down` / :func:`float_up` -- directed rounding of an exact mpf to the largest float
-  <= it / the smallest float >= it (mpmath converts to nearest, so the result is corrected with
-  ``math.nextafter``); :func:`outward_floats` applies both to an interval: a pair of floats whose
-  interval contains the enclosure, so the decimal strings printed from it are themselves a valid
-  enclosure.
+**Backend.**  Arb (python-flint ``flint.arb``: a midpoint-radius ball whose every operation is
+proved to enclose the exact result).  It was measured against ``mpmath.iv`` on the library's
+workloads (``benchmarks/bench_intervals.py``): arb is 10-45x faster, and mpmath 1.3's ``iv.exp``,
+``iv.log1p`` and ``iv.expm1`` return enclosures that *exclude* the true value for tiny arguments
+(e.g. ``iv.exp(-2**-53)`` at 53 bits is the single point 1 - 2^-53; mpmath issue #1181), which no
+certified result may rest on.  The ``mpmath.iv`` helpers below (:func:`iv_precision`,
+:func:`lower_end`, :func:`upper_end`, :func:`interval`) remain only for modules not yet migrated.
 
-Backend choice: ``mpmath.iv`` (outward-rounded interval arithmetic on mpf endpoints).  python-flint's
-arb balls were measured against it on the library's workloads (``benchmarks/bench_intervals.py``).
-
-Certified evaluation of closed-form sympy expressions:
-
-:func:`interval` turns an expression built from rationals, +, *, integer/rational powers, exp, log,
-Min and Max into an ``mpmath.iv`` enclosure of its exact value.  :func:`compare` decides the sign of
-``a - b`` exactly: the enclosure is tightened (53, 120, 250, 500, 1000 bits) until it excludes
-zero; if it never does, the difference must simplify to 0 in sympy (a proven tie), otherwise the
-comparison raises instead of guessing.  For the expressions of this library (rationals, exp and log of
-rationals) a non-simplifying tie cannot occur silently: the loop would raise.
+* :func:`arb_precision` -- the working precision (bits) of arb for a block, restored after;
+* :func:`ball_of` -- an exact number (int, Fraction, float, mpf, sympy Rational) as a ball (exact
+  for dyadic values, one outward rounding for other rationals);
+* :func:`ball` -- an enclosure of a closed-form sympy expression (rationals, +, *, powers, exp, log,
+  Min, Max, E);
+* :func:`ball_lower` / :func:`ball_upper` -- exact endpoints of a ball as Fractions;
+* :func:`float_down` / :func:`float_up` -- directed rounding of an exact value (int, Fraction, mpf)
+  to the largest float <= it / the smallest float >= it, subnormals and overflow included;
+  :func:`outward_floats` applies both to a ball (or an ``mpmath.iv`` interval), so that decimal
+  strings printed from it are themselves a valid enclosure;
+* :func:`compare` -- the exact sign of a - b for closed forms: enclosures at 53, 120, ... 1000 bits
+  until one excludes zero; if none does, sympy must prove the difference identically 0 (a tie),
+  otherwise :class:`~bcdp.core.errors.UndecidedComparison` is raised instead of guessing.
 """
 
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from fractions import Fraction
@@ -34,9 +36,10 @@ from typing import TYPE_CHECKING, Any
 
 import mpmath
 
-from bcdp.core.errors import UndecidedComparison
+from bcdp.core.errors import InvalidInputError, UndecidedComparison
 
 if TYPE_CHECKING:  # pragma: no cover
+    import flint
     import sympy
 
 PRECISIONS = (53, 120, 250, 500, 1000)
@@ -63,38 +66,176 @@ def upper_end(x: Any) -> mpmath.mpf:
     return mpmath.mp.make_mpf(x._mpi_[1])
 
 
-def float_up(x: Any) -> float:
-    """The smallest float >= x, for an exact mpf (or int/Fraction) x; +inf if it overflows."""
-    x = x if isinstance(x, mpmath.mpf) else _exact_mpf(x)
-    if mpmath.isinf(x):
+def exact_fraction(x: Any) -> Fraction:
+    """The exact rational value of an int, Fraction, finite float, mpf or exact (zero-radius) ball."""
+    if isinstance(x, Fraction):
+        return x
+    if isinstance(x, bool):
+        raise InvalidInputError("booleans are not numbers here")
+    if isinstance(x, (int, float)):
+        if isinstance(x, float) and not math.isfinite(x):
+            raise InvalidInputError(f"{x!r} has no exact rational value")
+        return Fraction(x)
+    if isinstance(x, mpmath.mpf):
+        if not mpmath.isfinite(x):
+            raise InvalidInputError(f"{x} has no exact rational value")
+        sign, man, exp, _bc = x._mpf_
+        value = Fraction(man) * (Fraction(2) ** exp)
+        return -value if sign else value
+    if type(x).__name__ == "arb":
+        if not (x.is_finite() and x.is_exact()):
+            raise InvalidInputError(f"ball {x} is not an exact finite point")
+        m, e = x.man_exp()
+        return Fraction(int(m)) * (Fraction(2) ** int(e))
+    raise InvalidInputError(f"cannot take the exact value of {type(x).__name__} {x!r}")
+
+
+def _directed(x: Any, up: bool) -> float:
+    if isinstance(x, mpmath.mpf) and mpmath.isinf(x):
         return math.inf if x > 0 else -math.inf
-    f = float(x)
-    if mpmath.mpf(f) < x:
+    if isinstance(x, float) and math.isinf(x):
+        return x
+    q = exact_fraction(x)
+    if q == 0:
+        return 0.0
+    try:
+        f = float(q)  # correctly rounded (to nearest); subnormals included
+    except OverflowError:
+        big = sys.float_info.max
+        return (math.inf if up else big) if q > 0 else (-big if up else -math.inf)
+    if math.isinf(f):
+        big = sys.float_info.max
+        return (math.inf if up else big) if q > 0 else (-big if up else -math.inf)
+    if up and Fraction(f) < q:
         f = math.nextafter(f, math.inf)
-    return f
-
-
-def float_down(x: Any) -> float:
-    """The largest float <= x, for an exact mpf (or int/Fraction) x; -inf if it overflows."""
-    x = x if isinstance(x, mpmath.mpf) else _exact_mpf(x)
-    if mpmath.isinf(x):
-        return math.inf if x > 0 else -math.inf
-    f = float(x)
-    if mpmath.mpf(f) > x:
+    elif not up and Fraction(f) > q:
         f = math.nextafter(f, -math.inf)
     return f
 
 
-def _exact_mpf(x: Any) -> mpmath.mpf:
-    if isinstance(x, int):
-        return mpmath.mpf(x)  # exact: mpf integers carry arbitrary precision
-    raise TypeError(f"float_up/float_down need an exact mpf or int, got {type(x).__name__}")
+def float_up(x: Any) -> float:
+    """The smallest float >= x, for an exact x (int, Fraction, float, mpf, exact ball); +inf if
+    x exceeds the largest float."""
+    return _directed(x, True)
+
+
+def float_down(x: Any) -> float:
+    """The largest float <= x, for an exact x (int, Fraction, float, mpf, exact ball); -inf if
+    x is below the most negative float."""
+    return _directed(x, False)
 
 
 def outward_floats(x: Any) -> tuple[float, float]:
-    """(lo, hi) floats with lo <= every point of the ``mpmath.iv`` interval x <= hi."""
+    """(lo, hi) floats with lo <= every point of x <= hi, for an arb ball or an ``mpmath.iv`` interval."""
+    if type(x).__name__ == "arb":
+        if not x.is_finite():
+            return -math.inf, math.inf
+        return float_down(ball_lower(x)), float_up(ball_upper(x))
     return float_down(lower_end(x)), float_up(upper_end(x))
 
+
+# -- arb (the backend) --------------------------------------------------------------------------------
+
+@contextmanager
+def arb_precision(bits: int) -> Iterator[Any]:
+    """Set arb's working precision to ``bits`` for the block and restore it; yields ``flint.arb``."""
+    import flint
+
+    with flint.ctx.workprec(bits):
+        yield flint.arb
+
+
+def ball_of(x: Any) -> flint.arb:
+    """An exact number as an arb ball at the current arb precision: exact for ints, floats, mpf and
+    dyadic Fractions; one outward rounding for other rationals.  Floats are taken at their exact
+    binary value (callers that refuse floats do so before)."""
+    import flint
+
+    if isinstance(x, flint.arb):
+        return x
+    if isinstance(x, bool):
+        raise InvalidInputError("booleans are not numbers here")
+    if isinstance(x, int):
+        return flint.arb(flint.fmpz(x))
+    if isinstance(x, float):
+        if math.isnan(x):
+            raise InvalidInputError("NaN has no enclosure")
+        return flint.arb(x) if math.isfinite(x) else (flint.arb.pos_inf() if x > 0 else flint.arb.neg_inf())
+    if isinstance(x, mpmath.mpf):
+        if mpmath.isinf(x):
+            return flint.arb.pos_inf() if x > 0 else flint.arb.neg_inf()
+        q = exact_fraction(x)
+    elif type(x).__module__.startswith("sympy"):
+        q = Fraction(int(x.p), int(x.q))
+    else:
+        q = Fraction(x)
+    if q.denominator & (q.denominator - 1) == 0:  # dyadic: exact
+        return flint.arb(flint.fmpz(q.numerator)) * flint.arb(2) ** (-(q.denominator.bit_length() - 1))
+    return flint.arb(flint.fmpq(q.numerator, q.denominator))
+
+
+def ball_lower(x: flint.arb) -> Fraction:
+    """The exact lower endpoint of a finite ball, as a Fraction (arb rounds it outward)."""
+    return exact_fraction(x.lower())
+
+
+def ball_upper(x: flint.arb) -> Fraction:
+    """The exact upper endpoint of a finite ball, as a Fraction (arb rounds it outward)."""
+    return exact_fraction(x.upper())
+
+
+def ball(expr: sympy.Expr, prec: int = 53) -> flint.arb:
+    """An arb ball enclosing the exact value of the closed form ``expr`` (at ``prec`` bits)."""
+    import sympy
+
+    with arb_precision(prec):
+        return _ball(sympy.sympify(expr))
+
+
+def _ball(e: Any) -> Any:
+    import flint
+    import sympy
+
+    arb = flint.arb
+    if e is sympy.oo:
+        return arb.pos_inf()
+    if e is sympy.S.NegativeInfinity:
+        return arb.neg_inf()
+    if isinstance(e, sympy.Rational):
+        return ball_of(e)
+    if e is sympy.E:
+        return arb(1).exp()
+    if isinstance(e, sympy.Add):
+        out = arb(0)
+        for a in e.args:
+            out = out + _ball(a)
+        return out
+    if isinstance(e, sympy.Mul):
+        out = arb(1)
+        for a in e.args:
+            out = out * _ball(a)
+        return out
+    if isinstance(e, sympy.Pow):
+        base, ex = e.args
+        if isinstance(ex, sympy.Integer):
+            b = _ball(base)
+            n = int(ex)
+            return b ** n if n >= 0 else arb(1) / (b ** (-n))
+        return (_ball(ex) * _ball(base).log()).exp()
+    if isinstance(e, sympy.exp):
+        return _ball(e.args[0]).exp()
+    if isinstance(e, sympy.log):
+        return _ball(e.args[0]).log()
+    if isinstance(e, (sympy.Min, sympy.Max)):
+        vals = [_ball(a) for a in e.args]
+        out = vals[0]
+        for v in vals[1:]:
+            out = out.min(v) if isinstance(e, sympy.Min) else out.max(v)
+        return out
+    raise TypeError(f"cannot evaluate {e} ({type(e).__name__}) with interval arithmetic")
+
+
+# -- mpmath.iv (legacy, for modules not yet migrated) ------------------------------------------------
 
 def interval(expr: sympy.Expr, prec: int = 53):
     """An mpmath.iv interval enclosing the exact value of ``expr`` (at ``prec`` bits)."""
@@ -157,11 +298,12 @@ def compare(a, b) -> int:
     if diff == 0:
         return 0
     for prec in PRECISIONS:
-        enc = interval(diff, prec)
-        if enc.a > 0:
-            return 1
-        if enc.b < 0:
-            return -1
+        with arb_precision(prec):
+            enc = _ball(diff)
+            if enc > 0:
+                return 1
+            if enc < 0:
+                return -1
     if is_identically_zero(diff):
         return 0
     raise UndecidedComparison(f"cannot certify the sign of {diff}")
@@ -197,7 +339,7 @@ def leq(a, b) -> bool:
 
 def enclosure(expr, prec: int = 120) -> tuple[float, float]:
     """(lower, upper) floats bracketing the exact value (outward-rounded to float)."""
-    return outward_floats(interval(expr, prec))
+    return outward_floats(ball(expr, prec))
 
 
 def to_float(expr) -> float:
@@ -207,6 +349,5 @@ def to_float(expr) -> float:
     e = sympy.sympify(expr)
     if e is sympy.oo:
         return float("inf")
-    enc = interval(e, 120)
-    with mpmath.workprec(120):
-        return float(mpmath.mpf(enc.mid))
+    with arb_precision(120):
+        return float(_ball(e).mid())
