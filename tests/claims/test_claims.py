@@ -10,90 +10,90 @@ from bcdp.claims import PASSING_VERDICTS, check_modules, run_check
 #: Check modules that must exist (so that none silently disappears).  Other modules may be added;
 #: add their names here when they land.
 EXPECTED_MODULES = {
-    "bcdp.checks.prop1_ldp_bdp",
-    "bcdp.checks.prop2_ldp_testing",
-    "bcdp.checks.thm1_bcdp_testing",
-    "bcdp.checks.prop3_ldp_to_bcdp",
-    "bcdp.checks.example1_bcdp_not_ldp",
-    "bcdp.checks.erratum_example1_parameter_range",
-    "bcdp.checks.example2_composition",
-    "bcdp.checks.prop5_post_processing",
-    "bcdp.checks.fig1_implications",
-    "bcdp.checks.lemma_finite_reductions",
-    "bcdp.checks.prop4_cdp_to_bcdp",
-    "bcdp.checks.prop6_linear_constraint",
-    "bcdp.checks.thm2_allocation_privacy",
-    "bcdp.checks.thm2_tie_knife_edge",
-    "bcdp.checks.thm2_privacy_enumeration",
-    "bcdp.checks.cor1_closed_forms",
-    "bcdp.checks.erratum_cor1_eq19",
-    "bcdp.checks.erratum_thm2_c1_remark",
-    "bcdp.checks.mech2_unbiased",
-    "bcdp.checks.mech2_privacy",
-    "bcdp.checks.erratum_eq64_variance",
-    "bcdp.checks.alg3_least_squares_unbiased",
-    "bcdp.checks.rdp_conversions_sound",
-    "bcdp.checks.baseline_clones_and_kov",
-    "bcdp.checks.thesis_thm531_upper",
-    "bcdp.checks.thesis_cor531_simplified",
-    "bcdp.checks.thesis_rem532_real_alpha",
-    "bcdp.checks.thesis_thm532_upper",
-    "bcdp.checks.thesis_efm19_bound",
-    "bcdp.checks.thesis_rem534_ub_comparison",
-    "bcdp.checks.thesis_rem537_gap",
-    "bcdp.checks.thesis_thm533_lower",
-    "bcdp.checks.thesis_erratum_eq540",
-    "bcdp.checks.thesis_cor532_lower",
-    "bcdp.checks.thesis_thm534_reduction",
-    "bcdp.checks.thesis_lemma533_monotonicity",
-    "bcdp.checks.thesis_thm535_special_case",
-    "bcdp.checks.thesis_thm541_subsampled_upper",
-    "bcdp.checks.thesis_thm542_subsampled_lower",
-    "bcdp.checks.thesis_thm544_ternary",
-    "bcdp.checks.thesis_lemma541_subsampled",
-    "bcdp.checks.pdp_thm11_sensitivities",
-    "bcdp.checks.pdp_prop8_attribute_to_record",
-    "bcdp.checks.pdp_composition",
-    "bcdp.checks.pdp_bridge_to_cdp",
-    "bcdp.checks.thesis_subsampled_rdp_transforms",
-    "bcdp.checks.pdp_thm15_two_stage_privacy",
-    "bcdp.checks.pdp_thm11_projection",
-    "bcdp.checks.pdp_lemma13_mw_potential",
-    "bcdp.checks.pdp_thm12_mwem",
-    "bcdp.checks.pdp_lemma28_heavy_hitter_privacy",
-    "bcdp.checks.pdp_lemma30_heavy_hitter_utility",
-    "bcdp.checks.pdp_thm16_lower_bound",
-    "bcdp.checks.pdp_lemma21_label_rr",
-    "bcdp.checks.pdp_lemma22_smoothed_loss",
-    "bcdp.checks.pdp_lemma23_net",
-    "bcdp.checks.pdp_prop26_bayesian",
-    "bcdp.checks.pdp_prop27_mutual_information",
-    "bcdp.checks.pdp_prop8_concentrated",
-    "bcdp.checks.pdp_pure_implies_cdp",
-    "bcdp.checks.pdp_composition_concentrated",
-    "bcdp.checks.pdp_triangle_group",
-    "bcdp.checks.pdp_lemma7_graph",
+    "bcdp.checks.bcdp.prop1_ldp_bdp",
+    "bcdp.checks.bcdp.prop2_ldp_testing",
+    "bcdp.checks.bcdp.thm1_bcdp_testing",
+    "bcdp.checks.bcdp.prop3_ldp_to_bcdp",
+    "bcdp.checks.bcdp.example1_bcdp_not_ldp",
+    "bcdp.checks.bcdp.erratum_example1_parameter_range",
+    "bcdp.checks.bcdp.example2_composition",
+    "bcdp.checks.bcdp.prop5_post_processing",
+    "bcdp.checks.bcdp.fig1_implications",
+    "bcdp.checks.bcdp.lemma_finite_reductions",
+    "bcdp.checks.bcdp.prop4_cdp_to_bcdp",
+    "bcdp.checks.bcdp.prop6_linear_constraint",
+    "bcdp.checks.bcdp.thm2_allocation_privacy",
+    "bcdp.checks.bcdp.thm2_tie_knife_edge",
+    "bcdp.checks.bcdp.thm2_privacy_enumeration",
+    "bcdp.checks.bcdp.cor1_closed_forms",
+    "bcdp.checks.bcdp.erratum_cor1_eq19",
+    "bcdp.checks.bcdp.erratum_thm2_c1_remark",
+    "bcdp.checks.bcdp.mech2_unbiased",
+    "bcdp.checks.bcdp.mech2_privacy",
+    "bcdp.checks.bcdp.erratum_eq64_variance",
+    "bcdp.checks.bcdp.alg3_least_squares_unbiased",
+    "bcdp.checks.thesis.rdp_conversions_sound",
+    "bcdp.checks.thesis.baseline_clones_and_kov",
+    "bcdp.checks.thesis.thm531_upper",
+    "bcdp.checks.thesis.cor531_simplified",
+    "bcdp.checks.thesis.rem532_real_alpha",
+    "bcdp.checks.thesis.thm532_upper",
+    "bcdp.checks.thesis.efm19_bound",
+    "bcdp.checks.thesis.rem534_ub_comparison",
+    "bcdp.checks.thesis.rem537_gap",
+    "bcdp.checks.thesis.thm533_lower",
+    "bcdp.checks.thesis.erratum_eq540",
+    "bcdp.checks.thesis.cor532_lower",
+    "bcdp.checks.thesis.thm534_reduction",
+    "bcdp.checks.thesis.lemma533_monotonicity",
+    "bcdp.checks.thesis.thm535_special_case",
+    "bcdp.checks.thesis.thm541_subsampled_upper",
+    "bcdp.checks.thesis.thm542_subsampled_lower",
+    "bcdp.checks.thesis.thm544_ternary",
+    "bcdp.checks.thesis.lemma541_subsampled",
+    "bcdp.checks.partial_dp.thm11_sensitivities",
+    "bcdp.checks.partial_dp.prop8_attribute_to_record",
+    "bcdp.checks.partial_dp.composition",
+    "bcdp.checks.partial_dp.bridge_to_cdp",
+    "bcdp.checks.thesis.subsampled_rdp_transforms",
+    "bcdp.checks.partial_dp.thm15_two_stage_privacy",
+    "bcdp.checks.partial_dp.thm11_projection",
+    "bcdp.checks.partial_dp.lemma13_mw_potential",
+    "bcdp.checks.partial_dp.thm12_mwem",
+    "bcdp.checks.partial_dp.lemma28_heavy_hitter_privacy",
+    "bcdp.checks.partial_dp.lemma30_heavy_hitter_utility",
+    "bcdp.checks.partial_dp.thm16_lower_bound",
+    "bcdp.checks.partial_dp.lemma21_label_rr",
+    "bcdp.checks.partial_dp.lemma22_smoothed_loss",
+    "bcdp.checks.partial_dp.lemma23_net",
+    "bcdp.checks.partial_dp.prop26_bayesian",
+    "bcdp.checks.partial_dp.prop27_mutual_information",
+    "bcdp.checks.partial_dp.prop8_concentrated",
+    "bcdp.checks.partial_dp.pure_implies_cdp",
+    "bcdp.checks.partial_dp.composition_concentrated",
+    "bcdp.checks.partial_dp.triangle_group",
+    "bcdp.checks.partial_dp.lemma7_graph",
 }
 
 #: Verdicts expected for the checks above (a change is a finding, not noise).
 EXPECTED_VERDICTS = {name: "confirmed" for name in EXPECTED_MODULES}
-EXPECTED_VERDICTS["bcdp.checks.erratum_example1_parameter_range"] = "erratum"
-EXPECTED_VERDICTS["bcdp.checks.erratum_cor1_eq19"] = "erratum"
-EXPECTED_VERDICTS["bcdp.checks.erratum_thm2_c1_remark"] = "erratum"
-EXPECTED_VERDICTS["bcdp.checks.mech2_unbiased"] = "erratum"
-EXPECTED_VERDICTS["bcdp.checks.erratum_eq64_variance"] = "erratum"
-EXPECTED_VERDICTS["bcdp.checks.thesis_cor531_simplified"] = "erratum"
-EXPECTED_VERDICTS["bcdp.checks.thesis_rem534_ub_comparison"] = "erratum"
-EXPECTED_VERDICTS["bcdp.checks.thesis_erratum_eq540"] = "erratum"
-EXPECTED_VERDICTS["bcdp.checks.thesis_cor532_lower"] = "erratum"
-EXPECTED_VERDICTS["bcdp.checks.pdp_thm11_sensitivities"] = "erratum"
-EXPECTED_VERDICTS["bcdp.checks.pdp_thm15_two_stage_privacy"] = "erratum"
-EXPECTED_VERDICTS["bcdp.checks.thesis_subsampled_rdp_transforms"] = "erratum"
-EXPECTED_VERDICTS["bcdp.checks.pdp_lemma13_mw_potential"] = "erratum"
-EXPECTED_VERDICTS["bcdp.checks.pdp_thm16_lower_bound"] = "erratum"
-EXPECTED_VERDICTS["bcdp.checks.pdp_lemma21_label_rr"] = "erratum"
-EXPECTED_VERDICTS["bcdp.checks.pdp_lemma23_net"] = "erratum"
-EXPECTED_VERDICTS["bcdp.checks.pdp_prop26_bayesian"] = "erratum"
+EXPECTED_VERDICTS["bcdp.checks.bcdp.erratum_example1_parameter_range"] = "erratum"
+EXPECTED_VERDICTS["bcdp.checks.bcdp.erratum_cor1_eq19"] = "erratum"
+EXPECTED_VERDICTS["bcdp.checks.bcdp.erratum_thm2_c1_remark"] = "erratum"
+EXPECTED_VERDICTS["bcdp.checks.bcdp.mech2_unbiased"] = "erratum"
+EXPECTED_VERDICTS["bcdp.checks.bcdp.erratum_eq64_variance"] = "erratum"
+EXPECTED_VERDICTS["bcdp.checks.thesis.cor531_simplified"] = "erratum"
+EXPECTED_VERDICTS["bcdp.checks.thesis.rem534_ub_comparison"] = "erratum"
+EXPECTED_VERDICTS["bcdp.checks.thesis.erratum_eq540"] = "erratum"
+EXPECTED_VERDICTS["bcdp.checks.thesis.cor532_lower"] = "erratum"
+EXPECTED_VERDICTS["bcdp.checks.partial_dp.thm11_sensitivities"] = "erratum"
+EXPECTED_VERDICTS["bcdp.checks.partial_dp.thm15_two_stage_privacy"] = "erratum"
+EXPECTED_VERDICTS["bcdp.checks.thesis.subsampled_rdp_transforms"] = "erratum"
+EXPECTED_VERDICTS["bcdp.checks.partial_dp.lemma13_mw_potential"] = "erratum"
+EXPECTED_VERDICTS["bcdp.checks.partial_dp.thm16_lower_bound"] = "erratum"
+EXPECTED_VERDICTS["bcdp.checks.partial_dp.lemma21_label_rr"] = "erratum"
+EXPECTED_VERDICTS["bcdp.checks.partial_dp.lemma23_net"] = "erratum"
+EXPECTED_VERDICTS["bcdp.checks.partial_dp.prop26_bayesian"] = "erratum"
 
 
 def test_expected_check_modules_exist():
