@@ -1,6 +1,6 @@
 """Example 1 of the BCDP paper worked out symbolically with sympy, independently of the engine.
 
-Table (paper lines 498-511): P{M(x) = 1 | x}, columns x_1, rows x_2::
+Table of Example 1 (BCDP paper, Sec. 3.3): P{M(x) = 1 | x}, columns x_1, rows x_2::
 
               x1 = 0   x1 = 1
     x2 = 0      a        b

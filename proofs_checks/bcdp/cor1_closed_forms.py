@@ -27,9 +27,24 @@ from bcdp.bayesian.symbolic import (
     two_level_objective_symbolic,
 )
 from bcdp.claims import ClaimResult
+from bcdp.claims.registry import ClaimSpec
 from bcdp.core.intervals import compare
 
 from .._common import keep, verdict
+
+CLAIM = ClaimSpec(
+    id="BCDP-Cor1",
+    paper="bcdp",
+    group="allocation",
+    where="Cor. 1, eqs. (18)-(19), Sec. 4; App. B.2, eqs. (70)-(72)",
+    statement="zeta = 1/2, delta_i = delta (i <= k), eps > 2 delta otherwise: closed-form c in regimes q <= "
+              "(e^{delta/2}-1)/(e^eps-1) and above (with the sub-case c_d <= delta), equal to eq. (16) "
+              "exactly; c_d decreases from eps to delta/2.",
+    expected="confirmed",
+    also_checked_in=(
+        "`tests/bayesian/test_cdp_to_bcdp.py`",
+    ),
+)
 
 SEED = 1801
 N_RANDOM = 40
@@ -71,11 +86,7 @@ def check() -> ClaimResult:
     # = -(e^{delta/2} - 1) < 0 for delta > 0
     decreasing_ok = sympy.simplify(decreasing + sympy.exp(sympy.Symbol("delta", positive=True) / 2) - 1) == 0
     ok = not mismatches and symbolic and endpoints and decreasing_ok and all(regimes.values())
-    return ClaimResult(
-        claim_id="BCDP-Cor1",
-        source="BCDP paper, Cor. 1, eqs. (18)-(19) (Sec. 4); App. B.2 eqs. (70)-(72)",
-        statement="with zeta = 1/2 the allocation has closed forms in the regimes q <= (e^{delta/2}-1)/(e^eps-1) "
-                  "and above, c_d decreasing from eps to delta/2",
+    return CLAIM.result(
         verdict=verdict(ok),
         key_figure=f"{N_RANDOM} random points (regimes {regimes}), {len(mismatches)} mismatches",
         evidence={"seed": SEED, "regime_counts": regimes, "mismatches": mismatches,

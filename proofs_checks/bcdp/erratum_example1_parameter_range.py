@@ -1,6 +1,6 @@
 """Erratum in Example 1: "finite multiplicative ranges for all a, b, c in (0, 1]" fails at corners.
 
-Printed (paper lines 499-501): with a, b, c in (0, 1], P{M(x) = y | x_i = 0} and
+Printed (BCDP paper, Example 1, Sec. 3.3): with a, b, c in (0, 1], P{M(x) = y | x_i = 0} and
 P{M(x) = y | x_i = 1} "have a finite multiplicative ranges in y = 0, 1, for both i = 1, 2".
 
 But P{M = 0 | x_1 = 1} = 1 - (b + c)/2 vanishes at b = c = 1 while P{M = 0 | x_1 = 0} = 1 - a/2
@@ -21,10 +21,23 @@ from fractions import Fraction
 import sympy
 from bcdp import Prior, bcdp_vector, conditional_output_laws
 from bcdp.claims import ClaimResult
+from bcdp.claims.registry import ClaimSpec
 
-from . import _example1_symbolic as sym
 from .._common import SQUARE, example1_mechanism, keep, vec_str
+from . import _example1_symbolic as sym
 from .example1_bcdp_not_ldp import sample_points
+
+CLAIM = ClaimSpec(
+    id="BCDP-Example1-range",
+    paper="bcdp",
+    group="notions",
+    where="Example 1, Sec. 3.3 (the parameter range a, b, c in (0, 1])",
+    statement="Printed: for all a, b, c in (0, 1] both BCDP ratios are finite. False at b = c = 1 (delta_1 = "
+              "inf) and a = b = 1 (delta_2 = inf); corrected: delta_1 < inf iff b + c < 2, delta_2 < inf iff "
+              "a + b < 2.",
+    expected="erratum",
+    erratum="E1",
+)
 
 COUNTEREXAMPLES = [(Fraction(1, 2), Fraction(1), Fraction(1)),   # b = c = 1: delta_1 infinite
                    (Fraction(1), Fraction(1), Fraction(1, 2)),   # a = b = 1: delta_2 infinite
@@ -83,15 +96,10 @@ def check() -> ClaimResult:
         verdict = "confirmed"
     else:
         verdict = "refuted"
-    return ClaimResult(
-        claim_id="BCDP-Example1-range",
-        source="BCDP paper, Example 1, Sec. 3.3 (lines 499-501: 'a, b, c in (0, 1] ... finite multiplicative "
-               "ranges'); see docs/errata.md",
-        statement="For all a, b, c in (0, 1] the BCDP ratios of Example 1 are finite for both coordinates "
-                  "(printed); corrected: delta_1 < inf iff b + c < 2 and delta_2 < inf iff a + b < 2.",
+    return CLAIM.result(
         verdict=verdict,
-        key_figure=(f"(a,b,c) = (1/2,1,1): delta = ({corners[0]['delta'][0]}, {corners[0]['delta'][1]}); "
-                    f"(1,1,1/2): delta = ({corners[1]['delta'][0]}, {corners[1]['delta'][1]})"),
+        key_figure=f"(a,b,c) = (1/2,1,1): delta = ({corners[0]['delta'][0]}, {corners[0]['delta'][1]}); "
+                   f"(1,1,1/2): delta = ({corners[1]['delta'][0]}, {corners[1]['delta'][1]})",
         evidence={
             "printed_claim": "parameters a, b, c in (0, 1] ... P{M(x)=y|x_i=0} and P{M(x)=y|x_i=1} have finite "
                              "multiplicative ranges in y = 0, 1, for both i = 1, 2",
@@ -102,6 +110,6 @@ def check() -> ClaimResult:
                           "b = c = 1, resp. not a = b = 1); in particular finite for all a, b, c in (0, 1)",
             "correction_checked_points": n_points, "correction_disagreements": n_disagree,
             "disagreement_examples": disagreements,
-            "errata_entry": "docs/errata.md#e1-example-1-parameter-range",
+            "errata_entry": "E1 (Example 1 parameter range)",
         },
     )

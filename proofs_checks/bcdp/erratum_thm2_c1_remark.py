@@ -16,9 +16,21 @@ from fractions import Fraction
 import sympy
 from bcdp.bayesian.allocation import allocate_budgets
 from bcdp.claims import ClaimResult
+from bcdp.claims.registry import ClaimSpec
 from bcdp.core.intervals import compare, to_float
 
 from .._common import keep
+
+CLAIM = ClaimSpec(
+    id="BCDP-Thm2-remark-c1",
+    paper="bcdp",
+    group="allocation",
+    where="remark after Thm. 2, Sec. 4",
+    statement="Printed: c_1 = (1 - zeta) delta_1 whenever the log term sets c_d. Holds only if c_d > "
+              "delta~_1.",
+    expected="erratum",
+    erratum="E-Thm2-c1",
+)
 
 
 def check() -> ClaimResult:
@@ -41,11 +53,7 @@ def check() -> ClaimResult:
             if compare(a.c[0], expected) != 0:
                 keep(wrong, {"zeta": str(zeta), "q": str(q), "c_1": str(a.c[0])})
     ok = counter and not wrong and n > 0
-    return ClaimResult(
-        claim_id="BCDP-Thm2-remark-c1",
-        source="BCDP paper, remark after Thm 2 (Sec. 4): 'one can verify that c_1 = (1 - zeta) delta_1'",
-        statement="c_1 = (1 - zeta) delta~_1 only when q < (e^{zeta delta~_1} - 1)/(e^{delta~_1} - 1); "
-                  "otherwise c_1 = c_d",
+    return CLAIM.result(
         verdict="erratum" if ok else "refuted",
         key_figure=f"delta=(1/5,2), zeta=1/2, q=9/10: c_1 = {to_float(alloc.c[0]):.6f} != 0.1; "
                    f"corrected rule holds on {n} grid points",

@@ -19,10 +19,22 @@ from fractions import Fraction
 import sympy
 from bcdp import Prior, bcdp_vector, bdp_epsilon, cdp_vector, ldp_epsilon
 from bcdp.claims import ClaimResult
+from bcdp.claims.registry import ClaimSpec
 from bcdp.core.numbers import INFINITY
 
-from . import _example1_symbolic as sym
 from .._common import SQUARE, example1_mechanism, keep, rstr, vec_str, verdict
+from . import _example1_symbolic as sym
+
+CLAIM = ClaimSpec(
+    id="BCDP-Example1",
+    paper="bcdp",
+    group="notions",
+    where="Example 1 (table of P{M(x) = 1 | x}), Sec. 3.3",
+    statement="The table mechanism with x1, x2 i.i.d. Bern(1/2) is not LDP, BDP or CDP for any a, b, c in "
+              "(0, 1]; its BCDP vector (derived symbolically) matches the engine and is (log 2, log 2) at a "
+              "= b = c = 1/2.",
+    expected="confirmed",
+)
 
 SEED = 20240505
 N_RANDOM = 80
@@ -82,14 +94,10 @@ def check() -> ClaimResult:
                and all(sympy.simplify(s - log2) == 0 for s in sym_half))
     ldp_half = ldp_epsilon(example1_mechanism(half, half, half))
     ok = n_mismatch == 0 and n_not_private_fail == 0 and half_ok
-    return ClaimResult(
-        claim_id="BCDP-Example1",
-        source="BCDP paper, Example 1, Sec. 3.3 (lines 498-511, table of P{M(x)=1|x})",
-        statement="The table mechanism under i.i.d. Bern(1/2) inputs is not LDP, BDP or CDP for any a, b, c in "
-                  "(0, 1], yet its BCDP vector is finite in general and equals (log 2, log 2) at a = b = c = 1/2.",
+    return CLAIM.result(
         verdict=verdict(ok),
-        key_figure=(f"delta(1/2,1/2,1/2) = ({at_half[0].exact}, {at_half[1].exact}); {len(points)} points "
-                    f"symbolic == engine ({n_mismatch} mismatches); LDP = BDP = CDP = inf at all"),
+        key_figure=f"delta(1/2,1/2,1/2) = ({at_half[0].exact}, {at_half[1].exact}); {len(points)} points "
+                   f"symbolic == engine ({n_mismatch} mismatches); LDP = BDP = CDP = inf at all",
         evidence={
             "seed": SEED, "points": len(points),
             "points_description": f"{N_RANDOM} random rationals in (0,1] + grid {{1/4,1/2,3/4,1}}^3",

@@ -23,8 +23,20 @@ from bcdp import (
     post_process,
 )
 from bcdp.claims import ClaimResult
+from bcdp.claims.registry import ClaimSpec
 
 from .._common import jsonable, vec_str, verdict
+
+CLAIM = ClaimSpec(
+    id="BCDP-Example2",
+    paper="bcdp",
+    group="notions",
+    where="Example 2, Sec. 3.5, eq. (14)",
+    statement="M(x) = (x1 xor x2, x3) or (x2, x1 xor x3) w.p. 1/2 each is 0-BCDP for coordinate 1 under "
+              "i.i.d. Bern(1/2), but two independent copies are not (exact: delta(M) = (0, log 3, log 3), "
+              "delta(M, M) = (inf, log 5, log 5), three copies (inf, log 9, log 9)).",
+    expected="confirmed",
+)
 
 HALF = Fraction(1, 2)
 
@@ -56,11 +68,7 @@ def check() -> ClaimResult:
                    and dict(zip(differ.outputs, differ_laws[1])).get("differ", Fraction(0)) == HALF)
 
     ok = single[0].ratio == 1 and double[0].ratio > 1 and argument_ok
-    return ClaimResult(
-        claim_id="BCDP-Example2",
-        source="BCDP paper, Example 2, Sec. 3.5 (line 600), eq. (14)",
-        statement="The mechanism of eq. (14) is 0-BCDP for coordinate 1 under i.i.d. Bern(1/2) inputs, but two "
-                  "independent copies of it are not (BCDP does not compose).",
+    return CLAIM.result(
         verdict=verdict(ok),
         key_figure=f"delta(M) = ({', '.join(vec_str(single))}); delta(M,M) = ({', '.join(vec_str(double))})",
         evidence={

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from bcdp import Mechanism, Prior, bcdp_vector, bdp_epsilon, cdp_vector, ldp_epsilon
 from bcdp.claims import ClaimResult
+from bcdp.claims.registry import ClaimSpec
 from bcdp.core.parameters import product_of_ratios, ratio_at_most
 
 from .._common import (
@@ -25,6 +26,16 @@ from .._common import (
     random_pairs_split,
     rstr,
     verdict,
+)
+
+CLAIM = ClaimSpec(
+    id="BCDP-Fig1",
+    paper="bcdp",
+    group="notions",
+    where="Figure 1, Sec. 3",
+    statement="eps_L <= sum_i c_i; c_i <= eps_L; delta_i <= eps_B; eps_B <= eps_L; eps_L = eps_B when the "
+              "prior has full support. (The CDP => BCDP arrow is Prop. 4, checked separately.)",
+    expected="confirmed",
 )
 
 SEED = 20240707
@@ -69,11 +80,7 @@ def check() -> ClaimResult:
                 violations[arrow] += 1
                 keep(bad, {"where": label, "arrow": arrow, "eps_L": rstr(eps_l.ratio), **describe(mech, prior)})
     ok = all(v == 0 for v in violations.values())
-    return ClaimResult(
-        claim_id="BCDP-Fig1",
-        source="BCDP paper, Figure 1, Sec. 3 (line 472); Props. 1 and 3, Defs. 1-4",
-        statement="eps_L <= sum_i c_i, c_i <= eps_L, delta_i <= eps_B, eps_B <= eps_L, and eps_L = eps_B when "
-                  "the prior has full support.",
+    return CLAIM.result(
         verdict=verdict(ok),
         key_figure=f"{len(pairs)} instances x 5 relations; {sum(violations.values())} violations",
         evidence={"seeds": [SEED, SEED + 1], "instances": len(pairs), "full_support_priors": n_full,

@@ -15,6 +15,20 @@ import math
 import sympy
 from bcdp.bayesian.mechanisms_theory import alpha_s, privacy_ratio
 from bcdp.claims import ClaimResult
+from bcdp.claims.registry import ClaimSpec
+
+CLAIM = ClaimSpec(
+    id="BCDP-Mech2-privacy",
+    paper="bcdp",
+    group="mechanisms",
+    where="Mechanism 2, Sec. 4 (the l2 channel of Duchi et al. 2013a, arXiv:1302.3203)",
+    statement="Mechanism 2 is alpha-LDP for any B: output density ratio <= (p A + (1-p)(1-A))/(p A' + "
+              "(1-p)(1-A')) <= p/(1-p) = e^alpha (sympy), attained by antipodal inputs.",
+    expected="confirmed",
+    also_checked_in=(
+        "`tests/bayesian/test_mechanisms.py::test_hemisphere_side_probability`",
+    ),
+)
 
 
 def density_factor(z_dot_v_positive: bool, v_norm: float, r: float, alpha: float) -> float:
@@ -37,11 +51,7 @@ def check() -> ClaimResult:
                       "interior_ratio_|v|=0.3r": interior})
         numeric_ok &= abs(top / bottom - math.exp(alpha)) <= 1e-12 * math.exp(alpha) and interior <= math.exp(alpha)
     ok = analytic_ok and numeric_ok
-    return ClaimResult(
-        claim_id="BCDP-Mech2-privacy",
-        source="BCDP paper, Mechanism 2 (Sec. 4), Duchi et al. [2013a]",
-        statement="Mechanism 2 is alpha-LDP for any constant B: density ratio <= e^alpha, attained by "
-                  "antipodal inputs on the sphere of radius r",
+    return CLAIM.result(
         verdict="confirmed" if ok else "refuted",
         key_figure=f"sup density ratio = {ratio} (sympy); attained at v = -v' with |v| = r",
         evidence={"sup_ratio": str(ratio), "numeric": worst},

@@ -16,6 +16,7 @@ from fractions import Fraction
 from bcdp import INFINITY, Mechanism, Prior, bdp_epsilon, ldp_epsilon
 from bcdp.bayesian.bruteforce import bdp_ratio_bruteforce, ldp_ratio_bruteforce
 from bcdp.claims import ClaimResult
+from bcdp.claims.registry import ClaimSpec
 from bcdp.core.parameters import ratio_at_most
 
 from .._common import (
@@ -27,6 +28,21 @@ from .._common import (
     random_pairs,
     rstr,
     verdict,
+)
+
+CLAIM = ClaimSpec(
+    id="BCDP-Prop1",
+    paper="bcdp",
+    group="notions",
+    where="Prop. 1, Sec. 2; Defs. 1-2, eqs. (1)-(5); proof App. A.1, eqs. (23)-(38)",
+    statement="eps-LDP implies eps-BDP for every prior; conversely an eps-BDP pair is eps-LDP after changing "
+              "M on a pi-null set (P{M = M'} = 1). Finite form: bdp_epsilon <= ldp_epsilon, and M' = M with "
+              "off-support rows replaced by a supported row has P{M = M'} = 1 and ldp_epsilon(M') = "
+              "bdp_epsilon(M, pi); literal Def. 2 = engine.",
+    expected="confirmed",
+    also_checked_in=(
+        "`tests/bayesian/test_notions_exact.py::test_prior_without_full_support_restricts_bdp`",
+    ),
 )
 
 SEED = 20240101
@@ -112,17 +128,13 @@ def check() -> ClaimResult:
     sep = separating_instance()
     ok = (tally["forward_violations"] == 0 and tally["converse_violations"] == 0
           and tally["bruteforce_mismatches"] == 0 and sep["ok"])
-    return ClaimResult(
-        claim_id="BCDP-Prop1",
-        source="BCDP paper, Prop. 1, Sec. 2 (line 243); proof App. A.1, eqs. (23)-(38)",
-        statement="eps-LDP implies eps-BDP for every prior, and an eps-BDP pair becomes eps-LDP after "
-                  "changing the mechanism on a pi-null set only (P{M = M'} = 1).",
+    return CLAIM.result(
         verdict=verdict(ok),
-        key_figure=(f"{n_enum} enumerated + {N_RANDOM} random pairs; "
-                    f"{tally['forward_violations']} forward / {tally['converse_violations']} converse / "
-                    f"{tally['bruteforce_mismatches']} literal-definition failures; "
-                    f"{tally['ldp_infinite_bdp_finite']} with LDP=inf, BDP finite"
-                    + ("" if sep["ok"] else "; separating instance FAILED")),
+        key_figure=f"{n_enum} enumerated + {N_RANDOM} random pairs; "
+                   f"{tally['forward_violations']} forward / {tally['converse_violations']} converse / "
+                   f"{tally['bruteforce_mismatches']} literal-definition failures; "
+                   f"{tally['ldp_infinite_bdp_finite']} with LDP=inf, BDP finite"
+                   + ("" if sep["ok"] else "; separating instance FAILED"),
         evidence={"seed": SEED, "enumerated_pairs": n_enum,
                   "enumerated": "all 81 mechanisms {0,1}^2 -> {0,1} with P{M=1|x} in {0,1/2,1} x 7 priors "
                                 "(3 full support, 4 without)",

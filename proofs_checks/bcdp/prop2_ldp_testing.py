@@ -23,6 +23,7 @@ from bcdp.bayesian.hypothesis_testing import (
     satisfies_testing_criterion,
 )
 from bcdp.claims import ClaimResult
+from bcdp.claims.registry import ClaimSpec
 from bcdp.core.numbers import log_of_ratio
 
 from .._common import (
@@ -32,6 +33,16 @@ from .._common import (
     random_pairs,
     rstr,
     verdict,
+)
+
+CLAIM = ClaimSpec(
+    id="BCDP-Prop2",
+    paper="bcdp",
+    group="notions",
+    where="Prop. 2, Sec. 3.1, eq. (11) and its twin form",
+    statement="M is eps-LDP iff e^eps alpha + beta >= 1 (equivalently alpha + e^eps beta >= 1) for all x, "
+              "x', R; the smallest such eps is ldp_epsilon.",
+    expected="confirmed",
 )
 
 SEED = 20240202
@@ -126,14 +137,10 @@ def check() -> ClaimResult:
                                       "fails_below_eps": fails_below, "eps": str(eps.exact),
                                       **describe(mech)})
     ok = n_mismatch == 0 and n_type2_mismatch == 0 and sympy_failures == 0
-    return ClaimResult(
-        claim_id="BCDP-Prop2",
-        source="BCDP paper, Prop. 2, Sec. 3.1 (line 384), eq. (11) and its twin form",
-        statement="M is eps-LDP iff e^eps alpha + beta >= 1 (equivalently alpha + e^eps beta >= 1) for all "
-                  "x, x' and rejection regions R; so the smallest such eps is the LDP epsilon.",
+    return CLAIM.result(
         verdict=verdict(ok),
-        key_figure=(f"{len(instances)} mechanisms, both forms; {n_mismatch + n_type2_mismatch + sympy_failures} "
-                    f"mismatches"),
+        key_figure=f"{len(instances)} mechanisms, both forms; {n_mismatch + n_type2_mismatch + sympy_failures} "
+                   f"mismatches",
         evidence={"seed": SEED,
                   "enumerated": f"all {len(ENUM_GRID) ** 4} mechanisms {{0,1}}^2 -> {{0,1}} with P{{M=1|x}} in "
                                 "{0, 1/3, 1/2, 1}",

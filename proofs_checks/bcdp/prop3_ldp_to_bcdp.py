@@ -18,6 +18,7 @@ from fractions import Fraction
 import sympy
 from bcdp import Mechanism, Prior, ProductDomain, bcdp_vector, cdp_vector, ldp_epsilon
 from bcdp.claims import ClaimResult
+from bcdp.claims.registry import ClaimSpec
 from bcdp.core.parameters import ratio_at_most
 
 from .._common import (
@@ -28,6 +29,17 @@ from .._common import (
     random_pairs_split,
     vec_str,
     verdict,
+)
+
+CLAIM = ClaimSpec(
+    id="BCDP-Prop3",
+    paper="bcdp",
+    group="notions",
+    where="Prop. 3, Sec. 3.2; proof App. A.3; the CDP caveat after Def. 3 (Sec. 2) and in Sec. 3.4",
+    statement="An eps-LDP mechanism is (eps 1)-BCDP: delta_i <= eps_L for every prior. Bad twin rejected in "
+              "the same check: \"c-CDP implies c-BCDP\" fails (redundant copies x1 = x2, randomized response "
+              "on x1: c = (log 3, 0), delta = (log 3, log 3)).",
+    expected="confirmed",
 )
 
 SEED = 20240404
@@ -86,15 +98,11 @@ def check() -> ClaimResult:
                       and delta[1].exact == log3 and not ratio_at_most(delta[1], c[1]))
     twin_rejected = constructed_ok and twin_first_random is not None
     prop3_ok = n_viol == 0
-    return ClaimResult(
-        claim_id="BCDP-Prop3",
-        source="BCDP paper, Prop. 3, Sec. 3.2 (line 485); proof App. A.3",
-        statement="An eps-LDP mechanism is (eps 1)-BCDP for every prior: delta_i <= eps_L for all i "
-                  "(while the bad twin 'c-CDP implies c-BCDP' is false).",
+    return CLAIM.result(
         verdict=verdict(prop3_ok and twin_rejected),
-        key_figure=(f"{len(pairs)} instances, {n_coords} coordinates; {n_viol} violations; bad twin "
-                    f"{'rejected' if twin_rejected else 'NOT rejected'}: "
-                    f"c = ({c[0].exact}, {c[1].exact}), delta = ({delta[0].exact}, {delta[1].exact})"),
+        key_figure=f"{len(pairs)} instances, {n_coords} coordinates; {n_viol} violations; bad twin "
+                   f"{'rejected' if twin_rejected else 'NOT rejected'}: "
+                   f"c = ({c[0].exact}, {c[1].exact}), delta = ({delta[0].exact}, {delta[1].exact})",
         evidence={"seeds": [SEED, SEED + 1], "enumerated": len(pairs) - N_RANDOM - N_RANDOM_FINITE,
                   "random": N_RANDOM, "random_zero_free_kernels": N_RANDOM_FINITE,
                   "instances_with_finite_ldp": n_finite_ldp, "coordinates": n_coords,

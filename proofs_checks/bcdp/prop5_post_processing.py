@@ -25,9 +25,20 @@ from bcdp import (
 )
 from bcdp.bayesian.random_instances import random_pmf
 from bcdp.claims import ClaimResult
+from bcdp.claims.registry import ClaimSpec
 from bcdp.core.parameters import ratio_at_most
 
 from .._common import describe, enumerated_pairs, keep, random_pairs, vec_str, verdict
+
+CLAIM = ClaimSpec(
+    id="BCDP-Prop5",
+    paper="bcdp",
+    group="notions",
+    where="Prop. 5, Sec. 3.5; proof App. A.6, eqs. (56)-(58)",
+    statement="Post-processing K o M (deterministic maps and Markov kernels) never increases any bcdp_vector "
+              "entry; nor LDP, BDP or CDP.",
+    expected="confirmed",
+)
 
 SEED = 20240606
 N_RANDOM = 150
@@ -104,13 +115,9 @@ def check() -> ClaimResult:
             counts["random_kernels"] += 1
     ok = counts["bcdp_increases"] == 0 and counts["ldp_bdp_cdp_increases"] == 0
     n_post = counts["deterministic_maps"] + counts["random_kernels"]
-    return ClaimResult(
-        claim_id="BCDP-Prop5",
-        source="BCDP paper, Prop. 5, Sec. 3.5 (line 625); proof App. A.6, eqs. (56)-(58)",
-        statement="If (pi, M) is delta-BCDP then (pi, K o M) is delta-BCDP for every post-processing K "
-                  "(and LDP, BDP, CDP parameters never increase either).",
+    return CLAIM.result(
         verdict=verdict(ok),
-        key_figure=(f"{counts['instances']} instances x {n_post} post-processings; "
-                    f"{counts['bcdp_increases']} BCDP increases, {counts['ldp_bdp_cdp_increases']} LDP/BDP/CDP"),
+        key_figure=f"{counts['instances']} instances x {n_post} post-processings; "
+                   f"{counts['bcdp_increases']} BCDP increases, {counts['ldp_bdp_cdp_increases']} LDP/BDP/CDP",
         evidence={"seed": SEED, **counts, "counterexamples": bad},
     )

@@ -20,9 +20,23 @@ from bcdp.bayesian.cdp_to_bcdp import (
 )
 from bcdp.bayesian.symbolic import prop6_concavity
 from bcdp.claims import ClaimResult
+from bcdp.claims.registry import ClaimSpec
 from bcdp.core.intervals import compare, to_float
 
 from .._common import keep, verdict
+
+CLAIM = ClaimSpec(
+    id="BCDP-Prop6",
+    paper="bcdp",
+    group="allocation",
+    where="Prop. 6, App. A.5 (additional results for Sec. 3.4), eqs. (53)-(55)",
+    statement="A_delta c <= 1 (eq. 53) implies the Prop. 4 constraint for every i; the concavity step g'' = "
+              "(q-1)u/(u+q-1)^2 <= 0 derived in sympy.",
+    expected="confirmed",
+    also_checked_in=(
+        "`tests/bayesian/test_cdp_to_bcdp.py`",
+    ),
+)
 
 SEED = 606
 N_RANDOM = 80
@@ -59,10 +73,7 @@ def check() -> ClaimResult:
                 keep(violations, {"delta": [str(v) for v in delta], "q": [str(v) for v in q],
                                   "c": [str(v) for v in c], "coordinate": i})
     ok = symbolic_ok and not violations and tested >= N_RANDOM // 2
-    return ClaimResult(
-        claim_id="BCDP-Prop6",
-        source="BCDP paper, Prop. 6, eq. (53); proof App. A.5 eqs. (54)-(55)",
-        statement="A_delta c <= 1 implies delta_i >= c_i + log(1 + q_i e^{sum_{j!=i} c_j} - q_i) for all i",
+    return CLAIM.result(
         verdict=verdict(ok),
         key_figure=f"g'' = {conc['factored']} <= 0; {tested} random c with A c <= 1, {len(violations)} violations",
         evidence={"second_derivative": str(conc["second_derivative"]),

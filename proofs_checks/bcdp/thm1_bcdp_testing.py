@@ -25,6 +25,7 @@ from bcdp.bayesian.hypothesis_testing import (
     satisfies_testing_criterion,
 )
 from bcdp.claims import ClaimResult
+from bcdp.claims.registry import ClaimSpec
 from bcdp.core.numbers import log_of_ratio
 
 from .._common import (
@@ -35,6 +36,21 @@ from .._common import (
     random_pairs,
     rstr,
     verdict,
+)
+
+CLAIM = ClaimSpec(
+    id="BCDP-Thm1",
+    paper="bcdp",
+    group="notions",
+    where="Thm. 1, Sec. 3.1, eq. (12); proof App. A.2, eqs. (39)-(41)",
+    statement="(pi, M) is delta-BCDP iff e^{delta_i} alpha + beta >= 1 (equivalently alpha + e^{delta_i} "
+              "beta >= 1) for all i, S_i, S_i' in F+_{X_i}, R; the criterion holds at bcdp_vector[i] and "
+              "fails just below it.",
+    expected="confirmed",
+    also_checked_in=(
+        "`tests/bayesian/test_notions_exact.py::test_theorem1_smallest_delta_equals_bcdp`",
+        "`tests/bayesian/test_notions_exact.py::test_testing_criterion_exact_at_delta_and_fails_below`",
+    ),
 )
 
 SEED = 20240303
@@ -139,14 +155,10 @@ def check() -> ClaimResult:
     n_bad = (counts["ratio_mismatches"] + counts["criterion_failures_at_delta"]
              + counts["criterion_holds_below_delta"] + counts["sympy_disagreements"])
     ok = n_bad == 0
-    return ClaimResult(
-        claim_id="BCDP-Thm1",
-        source="BCDP paper, Thm. 1, Sec. 3.1 (line 421), eq. (12) and its twin form; proof App. A.2, eqs. (39)-(41)",
-        statement="(pi, M) is delta-BCDP iff e^{delta_i} alpha + beta >= 1 (equivalently alpha + e^{delta_i} beta "
-                  ">= 1) for every i, S_i, S_i' in F+_{X_i} and R; the smallest such delta_i is the BCDP delta_i.",
+    return CLAIM.result(
         verdict=verdict(ok),
-        key_figure=(f"{counts['instances']} instances, {counts['coordinates']} coordinates, "
-                    f"{counts['tests_evaluated']} tests x 2 forms; {n_bad} mismatches"),
+        key_figure=f"{counts['instances']} instances, {counts['coordinates']} coordinates, "
+                   f"{counts['tests_evaluated']} tests x 2 forms; {n_bad} mismatches",
         evidence={"seed": SEED, "random": N_RANDOM, "enumerated": len(pairs) - N_RANDOM, **counts,
                   "sympy_decisions_on_coordinates": sympy_done,
                   "criterion_arithmetic": "every test: exact rationals with e^{delta_i} = ratio; on the "

@@ -17,9 +17,24 @@ import sympy
 from bcdp.bayesian.allocation import allocate_budgets
 from bcdp.bayesian.cdp_to_bcdp import prop4_bcdp_bound
 from bcdp.claims import ClaimResult
+from bcdp.claims.registry import ClaimSpec
 from bcdp.core.intervals import compare
 
 from .._common import keep, verdict
+
+CLAIM = ClaimSpec(
+    id="BCDP-Thm2-privacy",
+    paper="bcdp",
+    group="allocation",
+    where="Thm. 2, eq. (16), Sec. 4; proof App. B.2",
+    statement="The eq. (16) budgets make M_mean delta-BCDP and eps-LDP through Prop. 4 part 2 (c "
+              "non-decreasing, c >= 0, c_d <= eps, implied delta'_i <= delta~_i), decided with certified "
+              "interval arithmetic. (M_mean itself is enumerated in BCDP-Thm2-privacy-enumerated.)",
+    expected="confirmed",
+    also_checked_in=(
+        "`tests/bayesian/test_allocation.py`",
+    ),
+)
 
 SEED = 2016
 N_RANDOM = 60
@@ -63,11 +78,7 @@ def check() -> ClaimResult:
             v = violations_of(FIG3_DELTA, 2, q, zeta)
             if v:
                 keep(bad, {"fig3 q": q, "zeta": str(zeta), "why": v})
-    return ClaimResult(
-        claim_id="BCDP-Thm2-privacy",
-        source="BCDP paper, Thm 2 eq. (16) (Sec. 4); proof App. B.2 via Prop. 4 part 2",
-        statement="M_mean with the eq. (16) budgets is delta-BCDP and eps-LDP (c non-decreasing, c >= 0, "
-                  "c_d <= eps, Prop. 4 bound <= delta~_i)",
+    return CLAIM.result(
         verdict=verdict(not bad),
         key_figure=f"{n} allocations (incl. Fig. 3 grid x 2 zetas), {len(bad)} violations",
         evidence={"seed": SEED, "allocations": n, "violations": bad},

@@ -1,6 +1,6 @@
 """Partial DP paper, Lemmas 9 and 10, concentrated (nabla-CDP / zCDP) halves, on certified D*.
 
-Lemma 9 (L376): M1 eps1-nabla-CDP, M2(., y) eps2-nabla-CDP for every y; then M12(x) = M2(x, M1(x))
+Lemma 9 (Sec. 2.2): M1 eps1-nabla-CDP, M2(., y) eps2-nabla-CDP for every y; then M12(x) = M2(x, M1(x))
 is sqrt(eps1^2 + eps2^2)-nabla-CDP.  Checked at the level it rests on (BS16 adaptive composition):
 for every ordered one-record pair (x, x'),
 
@@ -9,7 +9,7 @@ for every ordered one-record pair (x, x'),
 for the joint release (y1, y2) and for the printed Y2-valued M12 (a post-processing of it); and at
 the accountant level eps0(M12)^2 <= eps0(M1)^2 + max_y eps0(M2(., y))^2 (Def. 6 eps0).
 
-Lemma 10 (L389): M_j (1/2) eps^2 -zCDP on column j for each j; then M is eps-nabla0-CDP.  Checked:
+Lemma 10 (Sec. 2.2): M_j (1/2) eps^2 -zCDP on column j for each j; then M is eps-nabla0-CDP.  Checked:
 eps0(M) <= max_j sqrt(2 rho_j) (rho_j the zCDP parameter of M_j, Def. 3), and the number of
 instances where it is attained (a single-attribute change moves one column only, so equality is
 expected).  Uses ``sequential`` and ``parallel`` of the pure check :mod:`bcdp.checks.pdp_composition`.
@@ -29,6 +29,7 @@ from fractions import Fraction
 import mpmath
 from bcdp.bayesian.random_instances import random_mechanism
 from bcdp.claims import ClaimResult
+from bcdp.claims.registry import ClaimSpec
 from bcdp.partial.concentrated import (
     INFINITY,
     one_record_pairs,
@@ -40,6 +41,19 @@ from bcdp.partial.pure import dataset_domain
 from .._common import enumerated_binary_mechanisms, keep, verdict
 from ._cdp_common import CHECK_TOL, WDPS, compare, ds, s
 from .composition import parallel, sequential
+
+CLAIM = ClaimSpec(
+    id="PDP-Lemmas9-10-CDP",
+    paper="partial_dp",
+    group="basics",
+    where="Lemma 9 and Lemma 10, Sec. 2.2 (concentrated halves); Bun-Steinke 2016 Lemma 2.3",
+    statement="Lemma 9 CDP half: pairwise D*(M12(x)||M12(x')) <= D*(M1(x)||M1(x')) + max_y "
+              "D*(M2(x,y)||M2(x',y)) for the joint and the Y2-only release (9 instances, 200 finite pairs, 0 "
+              "violations, 14 with equality within 1e-20), and eps0(M12)^2 <= eps0(M1)^2 + max_y eps0(M2)^2. "
+              "Lemma 10 CDP half: eps0(M) <= max_j sqrt(2 rho_j) on 10 instances, equal within the enclosure "
+              "wherever both are finite (7).",
+    expected="confirmed",
+)
 
 SEED = 9110
 FINITE_GRID = (Fraction(1, 4), Fraction(1, 2), Fraction(3, 4))
@@ -147,20 +161,15 @@ def check() -> ClaimResult:
     twins_ok = counts["twin_max_rejected"] > 0 and counts["twin_no2_rejected"] > 0
     ok = (counts["pairs_violated"] == 0 and counts["eps0_violated"] == 0 and counts["l10_violated"] == 0
           and twins_ok)
-    return ClaimResult(
-        claim_id="PDP-Lemmas9-10-CDP",
-        source="Partial DP paper (Ghazi, Kumar, Manurangsi, Steinke), Lemma 9 (L376) and Lemma 10 "
-               "(L389), concentrated versions; BS16 Lemma 2.3 (adaptive composition)",
-        statement="eps1-, eps2-nabla-CDP compose adaptively to sqrt(eps1^2 + eps2^2)-nabla-CDP; "
-                  "(1/2) eps^2 -zCDP releases of disjoint attributes give eps-nabla0-CDP",
+    return CLAIM.result(
         verdict=verdict(ok),
-        key_figure=(f"Lemma 9: {n9} instances, pairwise D* additivity certified {counts['pairs_certified']}, "
-                    f"tight {counts['pairs_tight']}, violated {counts['pairs_violated']}; eps0^2 additivity "
-                    f"violated {counts['eps0_violated']}; Lemma 10: {n10} instances, eps0 <= max_j sqrt(2 rho_j) "
-                    f"certified {counts['l10_certified']}, equal within enclosure {counts['l10_tight']}, "
-                    f"violated {counts['l10_violated']}; bad twins rejected: max(eps1, eps2) "
-                    f"{counts['twin_max_rejected']}/{counts['twin_max_cases']}, sqrt(rho_j) "
-                    f"{counts['twin_no2_rejected']}/{counts['twin_no2_cases']}"),
+        key_figure=f"Lemma 9: {n9} instances, pairwise D* additivity certified {counts['pairs_certified']}, "
+                   f"tight {counts['pairs_tight']}, violated {counts['pairs_violated']}; eps0^2 additivity "
+                   f"violated {counts['eps0_violated']}; Lemma 10: {n10} instances, eps0 <= max_j sqrt(2 rho_j) "
+                   f"certified {counts['l10_certified']}, equal within enclosure {counts['l10_tight']}, "
+                   f"violated {counts['l10_violated']}; bad twins rejected: max(eps1, eps2) "
+                   f"{counts['twin_max_rejected']}/{counts['twin_max_cases']}, sqrt(rho_j) "
+                   f"{counts['twin_no2_rejected']}/{counts['twin_no2_cases']}",
         evidence={"counts": counts, "bad_twins_rejected": twins_ok, "lemma9_instances": n9, "lemma10_instances": n10, "violations": violations,
                   "random_seed": SEED, "dstar_enclosure_rel_width": CHECK_TOL},
     )

@@ -1,16 +1,16 @@
-"""Partial DP paper, Lemma 13 (L1038-L1065, [HLM12, Lemma A.4]) and its per-round use in the proof
-of Thm 12 (L1069-L1120).
+"""Partial DP paper, Lemma 13 (Sec. 4.2, [HLM12, Lemma A.4]) and its per-round use in the proof
+of Thm 12 (Sec. 4.2).
 
 Printed: if A'(u) ∝ A(u) exp(1/2 q(u)(a - q(u))) then
     Psi(A) - Psi(A') >= 1/4 (q(A) - q(x))^2 - 1/4 (a - q(x))^2,    Psi(A) = KL(x || A).
-Corrected (digest E2; the form Alg. 1 step 7 actually uses): A'(u) ∝ A(u) exp(1/2 q(u)(a - q(A))).
+Corrected (erratum E-PDP-Lemma13; the form Alg. 1 step 7 actually uses): A'(u) ∝ A(u) exp(1/2 q(u)(a - q(A))).
 
 Evidence:
 1. 200,000 random instances (|X| = 8, A and x Dirichlet(1/2), q in [0,1]^X or {0,1}^X, a in [0,1]),
    float64 with tolerance 1e-9: the corrected form never fails, the printed one fails; the worst
    cases are re-evaluated in mpmath at 60 digits from the exact rationals of the float inputs.
 2. A two-point rational counterexample to the printed form, exact closed form checked in mpmath.
-3. Digest E3: the proof applies Lemma 13 per query inside a round with q_{t,i}(A_t) in place of
+3. Erratum E-PDP-Thm12-proof: the proof applies Lemma 13 per query inside a round with q_{t,i}(A_t) in place of
    q_{t,i}(A_{t,i-1}), valid for product A_t only.  For X = {0,1}^l, q_i(u) = u_i,
    A_t = (delta_{0^l} + delta_{1^l})/2, x = delta_{1^l}, a_i = 1, the joint round's potential drop is
    log 2 - log(1 + e^{-l/4}) while the claimed per-round bound is l/16: it fails exactly for l >= 10
@@ -37,6 +37,7 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 from bcdp.claims import ClaimResult
+from bcdp.claims.registry import ClaimSpec
 from bcdp.partial.mwem import (
     conjunction_workload,
     disjoint_tuples,
@@ -47,6 +48,29 @@ from bcdp.partial.mwem import (
     lemma13_slack,
     lemma13_slack_mp,
     partial_mwem,
+)
+
+CLAIM = ClaimSpec(
+    id="PDP-Lemma13-MW-potential",
+    paper="partial_dp",
+    group="workloads",
+    where="Lemma 13 and the proof of Thm 12, Sec. 4.2 (see also erratum E-PDP-Thm12-proof)",
+    statement="Printed Lemma 13 (A' ∝ A exp(q(u)(a - q(u))/2) => KL(x||A) - KL(x||A') >= (q(A)-q(x))^2/4 - "
+              "(a-q(x))^2/4) fails: 68,540 of 200,000 random instances, min slack -0.432 (mpmath 60 digits), "
+              "two-point counterexample with slack exactly -9801/40000; corrected form with q(A) (as in Alg. "
+              "1 step 7) 0 failures. Gap in the Thm 12 proof (erratum E-PDP-Thm12-proof): the per-round "
+              "multi-query inequality it uses holds for every A iff l <= 8 (Hoeffding proof for l <= 8; "
+              "counterexample family slack w^2/l - log cosh(w/2) < 0 for every l >= 9; the family X = "
+              "{0,1}^l, A uniform on two opposite points, fails exactly from l = 10); reachable: at the A_T "
+              "of a seeded Algorithm 1 run (d = 10, l = 9) the singleton set with a_i = 3/4 gives slack "
+              "-0.00466 (positive-probability event by continuity), though 0 failures among ~1.6M random "
+              "rounds.",
+    expected="erratum",
+    also_checked_in=(
+        "`bcdp.partial.mwem`",
+        "`tests/partial/test_partial_dp_mwem.py`",
+    ),
+    erratum="E-PDP-Lemma13",
 )
 
 N_RANDOM = 200_000
@@ -198,7 +222,7 @@ def check() -> ClaimResult:
     with mpmath.workdps(60):
         two_point_ok = abs(two_point - mpmath.mpf(two_point_expected.numerator) / two_point_expected.denominator) < mpmath.mpf(10) ** -50
     two_point_corr = lemma13_slack_mp(["99/100", "1/100"], [0, 1], [0, 1], 1, "corrected")
-    # E3 family
+    # the per-round gap of the Thm 12 proof: two-point family
     e3_rows, first_fail, closed_form_mismatch, numeric_mismatch, product_fail = [], None, 0, 0, 0
     for ell in E3_RANGE:
         drop, bound, slack = e3_joint_round_slack(ell)
@@ -225,18 +249,13 @@ def check() -> ClaimResult:
         and grid["holds_l_le_8_fails_l_9_to_12"]
     consistent = (viol_corr == 0 and mp_corr >= -mpmath.mpf(10) ** -40 and viol_print > 0 and mp_print < 0
                   and two_point_ok and two_point_corr >= 0 and e3_ok)
-    return ClaimResult(
-        claim_id="PDP-Lemma13-MW-potential",
-        source="Ghazi-Kumar-Manurangsi-Steinke, partial DP, Lemma 13 (L1038-L1065) and Thm 12 proof "
-               "(L1069-L1120); digest E2, E3",
-        statement="A'(u) ∝ A(u) exp(q(u)(a - q(u))/2) implies KL(x||A) - KL(x||A') >= "
-                  "(q(A)-q(x))^2/4 - (a-q(x))^2/4",
+    return CLAIM.result(
         verdict="erratum" if consistent else "refuted",
-        key_figure=(f"printed form fails in {viol_print}/{N_RANDOM} random instances (min slack "
-                    f"{mpmath.nstr(mp_print, 6)}; two-point counterexample slack -9801/40000); "
-                    f"corrected q(A) form 0 failures (min slack {mpmath.nstr(mp_corr, 3)}); "
-                    f"E3: per-round bound holds for all A iff l <= 8 (fails from l = 9; digest family from l = {first_fail}); "
-                    f"reachable in an Alg. 1 run (slack {runs['reachable_counterexample']['slack_mp60'][:8]} at l = 9)"),
+        key_figure=f"printed form fails in {viol_print}/{N_RANDOM} random instances (min slack "
+                   f"{mpmath.nstr(mp_print, 6)}; two-point counterexample slack -9801/40000); "
+                   f"corrected q(A) form 0 failures (min slack {mpmath.nstr(mp_corr, 3)}); "
+                   f"Thm 12 proof: per-round bound holds for all A iff l <= 8 (fails from l = 9; two-point family from l = {first_fail}); "
+                   f"reachable in an Alg. 1 run (slack {runs['reachable_counterexample']['slack_mp60'][:8]} at l = 9)",
         evidence={
             "random_instances": N_RANDOM, "domain_size": SIZE, "float_tolerance": f"{TOL:g}",
             "corrected_violations": viol_corr, "printed_violations": viol_print,
@@ -247,12 +266,12 @@ def check() -> ClaimResult:
                                          "printed_slack_mp60_matches": bool(two_point_ok),
                                          "corrected_slack_mp60": mpmath.nstr(two_point_corr, 15)},
             "corrected_statement": "A'(u) ∝ A(u) exp(q(u)(a - q(A))/2)  (as in Algorithm 1 step 7)",
-            "E3": {"family": "X={0,1}^l, q_i(u)=u_i, A_t=(delta_0+delta_1)/2, x=delta_1, a_i=1",
+            "thm12_per_round_gap": {"family": "X={0,1}^l, q_i(u)=u_i, A_t=(delta_0+delta_1)/2, x=delta_1, a_i=1",
                    "first_failing_l": first_fail, "failing_l_in_1_40": f"{fails_set[0]}..{fails_set[-1]}" if fails_set else "none",
                    "rows": e3_rows, "closed_form_mismatches": closed_form_mismatch,
                    "float_crosscheck_mismatches_l_le_14": numeric_mismatch,
                    "uniform_product_A_failures_l_le_14": product_fail,
-                   "note": "digest quoted l >= 12 from the sampled l = 8, 12, 16, 20; in that family the exact threshold "
+                   "note": "sampling l = 8, 12, 16, 20 suggests l >= 12; in that family the exact threshold "
                            "is l = 10, and over all A it is l = 9 (symmetric family below); proof gap only, eq. (3) "
                            "itself is not refuted",
                    "symmetric_family": sym, "two_point_grid": grid, "in_algorithm_runs": runs,

@@ -1,4 +1,4 @@
-"""Partial DP paper, Lemma 21 (L2007-L2060): label randomized response.
+"""Partial DP paper, Lemma 21 (Sec. 6.1): label randomized response.
 
 Printed: apply eps-DP randomized response to each label (keep w.p. e^eps/(e^eps+1)) and run an
 eps-sample-nabla0-DP learner A on the result; the composition A' is eps-nabla0-DP ("immediate"),
@@ -10,11 +10,11 @@ and, since the privatised sample is i.i.d. from D'(x, y) = e^eps/(e^eps+1) D(x, 
 Checked here:
 
 1. privacy, exactly (Fraction kernels, :mod:`bcdp.partial.pure` accountant, records (x_1..x_d, y)
-   with the label as attribute d+1, L4031): for random learners A and the exact exponential
+   with the label as attribute d+1, as in App. A.3): for random learners A and the exact exponential
    mechanism of Lemma 22, the feature ratio of A' is <= that of A and the label ratio of A' is
    <= e^eps, so A' is max(eps_A, eps)-nabla0-DP; the EM learner (eps-sample-nabla0-DP) composed
    with RR(eps) is eps-nabla0-DP.  Bad twin: A without RR has label ratio > e^eps (rejected).
-2. the risk identity: the corrected form (erratum E12)
+2. the risk identity: the corrected form (erratum E-PDP-Lemma21)
 
     R_gamma(h, D') = 1/(e^eps+1) + (e^eps-1)/(e^eps+1) R_gamma(h, D) + P_D[C_h]/(e^eps+1),
 
@@ -37,6 +37,7 @@ from fractions import Fraction
 
 from bcdp.bayesian.random_instances import random_mechanism
 from bcdp.claims import ClaimResult
+from bcdp.claims.registry import ClaimSpec
 from bcdp.core.numbers import INFINITY
 from bcdp.partial.halfspaces import (
     LABELS,
@@ -58,6 +59,22 @@ from bcdp.partial.halfspaces import (
 from bcdp.partial.pure import dataset_domain, per_attribute_epsilon
 
 from .._common import jsonable, keep, rstr
+
+CLAIM = ClaimSpec(
+    id="PDP-Lemma21-label-RR",
+    paper="partial_dp",
+    group="halfspaces",
+    where="Lemma 21, Sec. 6.1 (the label as attribute d+1, as in App. A.3)",
+    statement="Label RR(eps) followed by an eps-sample-nabla0-DP learner is eps-nabla0-DP (the label is "
+              "attribute d+1). R_gamma(h,D') = 1/(e^eps+1) + (e^eps-1)/(e^eps+1) R_gamma(h,D) holds only if "
+              "P_D[C_h] = 0; in general add P_D[C_h]/(e^eps+1)",
+    expected="erratum",
+    also_checked_in=(
+        "`tests/partial/test_partial_dp_halfspaces.py`",
+    ),
+    status="privacy confirmed; risk identity erratum",
+    erratum="E-PDP-Lemma21",
+)
 
 SEED = 2121
 RATIOS = (Fraction(2), Fraction(3), Fraction(7, 2))
@@ -199,17 +216,12 @@ def check() -> ClaimResult:
     ok = privacy_ok and corrected_ok
     verdict = ("erratum" if ok and printed_wrong else "confirmed" if ok else "refuted")
     ex = ident["kept"][0] if ident["kept"] else {}
-    return ClaimResult(
-        claim_id="pdp_lemma21_label_rr",
-        source="partial DP paper, Lemma 21 (L2007-L2060); digest E12",
-        statement="label RR(eps) followed by an eps-sample-nabla0-DP learner is eps-nabla0-DP; "
-                  "R_gamma(h,D') = 1/(e^eps+1) + (e^eps-1)/(e^eps+1) R_gamma(h,D) (printed; correct only when "
-                  "P_D[C_h] = 0, e.g. gamma d < 1; in general + P_D[C_h]/(e^eps+1))",
+    return CLAIM.result(
         verdict=verdict,
-        key_figure=(f"privacy: {priv['instances']} exact instances, {priv['violations']} violations; identity: "
-                    f"{ident['point_mass_checks']} point-mass checks, corrected form {ident['corrected_violations']} "
-                    f"violations, printed form {ident['printed_failures']} failures (e.g. d={ex.get('d')}, "
-                    f"w={ex.get('w')}, gamma={ex.get('gamma')}: R(h,D')={ex.get('R(h,D_rr)')} vs printed "
-                    f"{ex.get('printed')})"),
+        key_figure=f"privacy: {priv['instances']} exact instances, {priv['violations']} violations; identity: "
+                   f"{ident['point_mass_checks']} point-mass checks, corrected form {ident['corrected_violations']} "
+                   f"violations, printed form {ident['printed_failures']} failures (e.g. d={ex.get('d')}, "
+                   f"w={ex.get('w')}, gamma={ex.get('gamma')}: R(h,D')={ex.get('R(h,D_rr)')} vs printed "
+                   f"{ex.get('printed')})",
         evidence=jsonable({"privacy": priv, "identity": ident}),
     )

@@ -1,4 +1,4 @@
-"""Partial DP paper, Lemma 22 (L2074-L2120): robust ERM by the exponential mechanism on a smoothed loss.
+"""Partial DP paper, Lemma 22 (Sec. 6.2): robust ERM by the exponential mechanism on a smoothed loss.
 
 Printed: dec(x, y, h) = min_{z: h(z) != y} ||x - z||_0, l(h, (x, y)) = clip_[0,1]((gamma d - dec) /
 ((gamma - gamma') d)); "l's sensitivity is at most Delta = 1/((gamma - gamma') d)"; the
@@ -37,6 +37,7 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 from bcdp.claims import ClaimResult
+from bcdp.claims.registry import ClaimSpec
 from bcdp.core.numbers import INFINITY
 from bcdp.partial.halfspaces import (
     LABELS,
@@ -57,6 +58,20 @@ from bcdp.partial.halfspaces import (
 )
 
 from .._common import jsonable, keep, rstr
+
+CLAIM = ClaimSpec(
+    id="PDP-Lemma22-smoothed-loss",
+    paper="partial_dp",
+    group="halfspaces",
+    where="Lemma 22, Sec. 6.2",
+    statement="The smoothed loss has feature sensitivity <= 1/((gamma-gamma')d), and R_gamma' <= L <= "
+              "R_gamma. The exponential mechanism on it is eps-sample-nabla0-DP. Utility: E[R_gamma'] <= min "
+              "R_gamma + 2 ln|H|/(eps (gamma-gamma') d |S|)",
+    expected="confirmed",
+    also_checked_in=(
+        "`tests/partial/test_partial_dp_halfspaces.py`",
+    ),
+)
 
 SEED = 2222
 GAMMA_GRID = {3: [(Fraction(1), Fraction(0)), (Fraction(2, 3), Fraction(1, 3)), (Fraction(1, 2), Fraction(1, 6)),
@@ -257,16 +272,12 @@ def check() -> ClaimResult:
           and loss["random_dataset_sandwich_violations"] == 0 and loss["sensitivity_attained"] > 0
           and em["exact_violations"] == 0 and em["bad_twin_rejected"] > 0 and em["certified_violations"] == 0
           and em["utility_violations"] == 0 and samp["deviations_over_tolerance"] == 0)
-    return ClaimResult(
-        claim_id="pdp_lemma22_smoothed_loss",
-        source="partial DP paper, Lemma 22 (L2074-L2120)",
-        statement="the smoothed loss has feature sensitivity <= 1/((gamma-gamma')d) and R_gamma' <= L <= R_gamma; "
-                  "the exponential mechanism with it is eps-sample-nabla0-DP with excess O(log|H|/(eps(gamma-gamma')d|S|))",
+    return CLAIM.result(
         verdict="confirmed" if ok else "refuted",
-        key_figure=(f"{loss['sensitivity_cases']} sensitivity cases (0 over Delta required; attained "
-                    f"{loss['sensitivity_attained']}), {loss['sandwich_cases']} sandwich cases, "
-                    f"{em['exact_instances']} exact EM mechanisms feature ratio <= e^eps (bad twin rejected "
-                    f"{em['bad_twin_rejected']}), utility min slack {em['min_utility_slack']} (on the smoothed loss, |S| up to 120: "
-                    f"{em['min_slack_on_L_large_n']})"),
+        key_figure=f"{loss['sensitivity_cases']} sensitivity cases (0 over Delta required; attained "
+                   f"{loss['sensitivity_attained']}), {loss['sandwich_cases']} sandwich cases, "
+                   f"{em['exact_instances']} exact EM mechanisms feature ratio <= e^eps (bad twin rejected "
+                   f"{em['bad_twin_rejected']}), utility min slack {em['min_utility_slack']} (on the smoothed loss, |S| up to 120: "
+                   f"{em['min_slack_on_L_large_n']})",
         evidence=jsonable({"loss": loss, "exponential_mechanism": em, "sampler": samp}),
     )

@@ -1,4 +1,4 @@
-"""Partial DP paper, Lemma 23's proof step (L2160-L2175): the integrality issue (digest E14).
+"""Partial DP paper, Lemma 23's proof step (Sec. 6.3): the integrality issue (erratum E-PDP-Lemma23).
 
 Printed step: with ||w*||_1 = 1, z in {-1,+1}^d and <w*, z> < nu, "it is always possible to find
 z' in B_{2 nu d}(z) with <w*, z'> < 0" (B_r: closed Hamming ball).  The Hamming radius is an
@@ -9,7 +9,7 @@ sphere with denominator 40 (d = 3) and 25 (d = 4) (integer numpy arithmetic, cro
 against the exact Fraction functions on 300 random pairs), every z, and nu in {1/10, 1/5, 1/4, 1/2}:
 the number of (w*, z) satisfying the premise for which the step fails with radius floor(2 nu d),
 and the largest radius actually needed.  Also the two explicit d = 4, nu = 1/10 counterexamples:
-the digest's w* = (3/10, 3/10, 1/5, 1/5), z = (1,-1,1,-1) (<w*, z> = 0, so it depends on sign(0))
+w* = (3/10, 3/10, 1/5, 1/5), z = (1,-1,1,-1) (<w*, z> = 0, so it depends on sign(0))
 and w* = (3/10, 7/25, 11/50, 1/5) (<w*, z> = 1/25 > 0, no sign(0) issue).
 
 Correction recorded: one flip always suffices when nu <= 1/(d-1) (the largest positive term
@@ -28,9 +28,25 @@ from fractions import Fraction
 
 import numpy as np
 from bcdp.claims import ClaimResult
+from bcdp.claims.registry import ClaimSpec
 from bcdp.partial.halfspaces import cube, lemma23_minimal_radius, lemma23_step_holds
 
 from .._common import jsonable, keep
+
+CLAIM = ClaimSpec(
+    id="PDP-Lemma23-net",
+    paper="partial_dp",
+    group="halfspaces",
+    where="the proof of Lemma 23, Sec. 6.3",
+    statement="Proof step: ‖w*‖_1 = 1 and <w*,z> < nu imply some z' in B_{2 nu d}(z) has <w*,z'> < 0",
+    expected="erratum",
+    also_checked_in=(
+        "`tests/partial/test_partial_dp_halfspaces.py`",
+    ),
+    status="erratum: fails when 2 nu d < 1; radius max(1, floor(2 nu d)) works for nu <= 1/(d-1). Claim (4) "
+           "itself not decided",
+    erratum="E-PDP-Lemma23",
+)
 
 NUS = (Fraction(1, 10), Fraction(1, 5), Fraction(1, 4), Fraction(1, 2))
 GRIDS = {3: 40, 4: 25}
@@ -91,24 +107,20 @@ def check() -> ClaimResult:
                          "printed_step_failures": fails,
                          "failures_with_positive_inner_product": int((fails_mask & (dots > 0)).sum()),
                          "max_radius_needed": max_need})
-    digest_example = lemma23_step_holds([Fraction(3, 10), Fraction(3, 10), Fraction(1, 5), Fraction(1, 5)],
+    zero_inner_product_example = lemma23_step_holds([Fraction(3, 10), Fraction(3, 10), Fraction(1, 5), Fraction(1, 5)],
                                         (1, -1, 1, -1), Fraction(1, 10))
     clean_example = lemma23_step_holds([Fraction(3, 10), Fraction(7, 25), Fraction(11, 50), Fraction(1, 5)],
                                        (1, -1, 1, -1), Fraction(1, 10))
     clean_fixed = lemma23_step_holds([Fraction(3, 10), Fraction(7, 25), Fraction(11, 50), Fraction(1, 5)],
                                      (1, -1, 1, -1), Fraction(1, 10), radius=1)
     erratum = (cross_mismatch == 0 and printed_fail_small > 0 and printed_fail_large == 0 and corrected_fail == 0
-               and digest_example is False and clean_example is False and clean_fixed is True)
-    return ClaimResult(
-        claim_id="pdp_lemma23_net",
-        source="partial DP paper, Lemma 23 proof (L2160-L2175); digest E14",
-        statement="if ||w*||_1 = 1 and <w*, z> < nu then some z' in B_{2 nu d}(z) has <w*, z'> < 0 "
-                  "(fails when 2 nu d < 1; holds with radius max(1, floor(2 nu d)) for nu <= 1/(d-1))",
+               and zero_inner_product_example is False and clean_example is False and clean_fixed is True)
+    return CLAIM.result(
         verdict="erratum" if erratum else "refuted",
-        key_figure=(f"d=4, nu=1/10: w*=(3/10,7/25,11/50,1/5), z=(1,-1,1,-1), <w*,z>=1/25 < nu, B_0.8(z)={{z}}: "
-                    f"step fails; {printed_fail_small} grid failures with 2 nu d < 1, {printed_fail_large} with "
-                    f"2 nu d >= 1; radius needed never above 1"),
-        evidence=jsonable({"rows": rows, "kept": kept, "digest_example_holds": digest_example,
+        key_figure=f"d=4, nu=1/10: w*=(3/10,7/25,11/50,1/5), z=(1,-1,1,-1), <w*,z>=1/25 < nu, B_0.8(z)={{z}}: "
+                   f"step fails; {printed_fail_small} grid failures with 2 nu d < 1, {printed_fail_large} with "
+                   f"2 nu d >= 1; radius needed never above 1",
+        evidence=jsonable({"rows": rows, "kept": kept, "zero_inner_product_example_holds": zero_inner_product_example,
                            "clean_example_holds": clean_example, "clean_example_radius_1_holds": clean_fixed,
                            "corrected_radius_failures": corrected_fail,
                            "cross_checked_pairs": N_CROSS, "cross_check_mismatches": cross_mismatch}),

@@ -1,4 +1,4 @@
-"""Partial DP paper, Proposition 26 (L2554-L2580): Bayesian semantics of eps-nabla0-DP.
+"""Partial DP paper, Proposition 26 (Sec. 7.1): Bayesian semantics of eps-nabla0-DP.
 
 Printed: M : X^n -> Y eps-nabla0-DP, prior P on X^n that "can be decomposed as a product
 distribution over the attributes given by s and the remaining d - |s| attributes"; then for all
@@ -40,6 +40,7 @@ from fractions import Fraction
 
 from bcdp import Mechanism, Prior
 from bcdp.claims import ClaimResult
+from bcdp.claims.registry import ClaimSpec
 from bcdp.core.numbers import INFINITY
 from bcdp.core.spaces import ProductDomain
 from bcdp.partial.pure import dataset_domain
@@ -54,6 +55,22 @@ from bcdp.partial.semantics import (
 
 from .._common import jsonable, keep
 from ._semantics_common import eps_ratio
+
+CLAIM = ClaimSpec(
+    id="PDP-Prop26-Bayesian",
+    paper="partial_dp",
+    group="adversary",
+    where="Prop. 26, Sec. 7.1",
+    statement="d_TV(P_{X_is|M(X)=y}, P_{X_is|M(X_-i)=y}) <= e^{2|s|eps} - 1 under eps-nabla0-DP and a "
+              "product prior (s vs the rest)",
+    expected="erratum",
+    also_checked_in=(
+        "`tests/partial/test_partial_dp_semantics.py`",
+    ),
+    status="erratum: holds when only the s-attributes are blanked (any prior) or when X_is is independent of "
+           "the rest; fails for whole-record blanking under the column-product reading",
+    erratum="E-PDP-Prop26",
+)
 
 SEED = 2626
 SHAPES = [(2, 2), (2, 3), (3, 2)]  # (n, d)
@@ -209,18 +226,12 @@ def check() -> ClaimResult:
     for st in stats.values():  # short decimal forms next to the exact values (strings, not floats)
         st["min_slack_approx"] = f"{float(st['min_slack']):.6g}" if st["min_slack"] is not None else None
         st["max_tv_over_bound_approx"] = f"{float(Fraction(st['max_tv_over_bound'])):.6g}"
-    return ClaimResult(
-        claim_id="pdp_prop26_bayesian",
-        source="partial DP paper, Proposition 26 (L2554-L2580)",
-        statement="eps-nabla0-DP and a prior that is a product over the s-attributes and the rest give "
-                  "d_TV(P_{X_is|M(X)=y}, P_{X_is|M(X_-i)=y}) <= e^{2|s|eps} - 1 (holds for blanking the "
-                  "s-attributes, any prior, or X_is independent of the rest; fails for whole-record "
-                  "blanking with correlated records under the column-product reading)",
+    return CLAIM.result(
         verdict="erratum" if ok else "refuted",
-        key_figure=(f"whole-record blanking, column-product prior, n=d=6, e^eps=11/10: TV = {closed['tv']} "
-                    f"> bound {closed['bound']} (closed form = generic engine on the reduced 2048-dataset "
-                    f"domain: {engine_tv5 == closed['tv']}); " + "; ".join(f"{k}: {v['violations']}/{v['cases']}"
-                                                                for k, v in stats.items())),
+        key_figure=f"whole-record blanking, column-product prior, n=d=6, e^eps=11/10: TV = {closed['tv']} "
+                   f"> bound {closed['bound']} (closed form = generic engine on the reduced 2048-dataset "
+                   f"domain: {engine_tv5 == closed['tv']}); " + "; ".join(f"{k}: {v['violations']}/{v['cases']}"
+                                                               for k, v in stats.items()),
         evidence=jsonable({"stats": stats, "kept": kept, "closed_form_m5": closed,
                            "engine_check_m5_reduced_domain": {
                                "datasets": len(mech5.domain.points), "eps0_ratio_one_cell_max": ratio5,

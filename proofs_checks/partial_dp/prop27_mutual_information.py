@@ -1,4 +1,4 @@
-"""Partial DP paper, Proposition 27 (L2602-L2612): information-theoretic semantics.
+"""Partial DP paper, Proposition 27 (Sec. 7.1): information-theoretic semantics.
 
 Printed: X_1, ..., X_n independent records; for record i, [d] = s_1 u ... u s_k with the blocks
 X_{i,s_1}, ..., X_{i,s_k} independent; M eps-nabla0-CDP.  Then I(X_{i,s_j}; M(X)) <= eps^2 |s_j|^2 / 2
@@ -6,12 +6,12 @@ for every j and I(X_i; M(X)) <= eps^2 sum_j |s_j|^2 / 2 (nats).
 
 Checked on exact instances (joint laws in Fractions, mutual information in mpmath at 50 digits):
 mechanisms that are pure eps-nabla0-DP with eps = log of the accountant's per-attribute ratio
-(pure eps-DP implies eps-CDP, [BS16]; paper L295), priors with independent records whose blocks
+(pure eps-DP implies eps-CDP, [BS16]; paper Sec. 2.1), priors with independent records whose blocks
 are independent (random block laws, zeros allowed), every record i and every partition of [d]
 into blocks, on n = 2 records of d = 2 and d = 3 binary attributes and n = 1 of d = 3:
 
-* near-uniform random mechanisms, parallel randomized response (e^eps0 = 3 per cell), and the
-  digest's exponential mechanism on the total (weights e^{-|T - y|/2}, L9.10 of the digest);
+* near-uniform random mechanisms, parallel randomized response (e^eps0 = 3 per cell), and an
+  exponential mechanism on the total (weights e^{-|T - y|/2});
 * the minimal slack of each bound is reported (the bounds are loose: ratios well below 1).
 
 The certified eps0-nabla0-CDP parameter of :mod:`bcdp.partial.concentrated` (upper end of the
@@ -37,6 +37,7 @@ from fractions import Fraction
 import mpmath
 from bcdp import Mechanism
 from bcdp.claims import ClaimResult
+from bcdp.claims.registry import ClaimSpec
 from bcdp.core.spaces import Prior
 from bcdp.partial.concentrated import per_attribute_cdp_epsilon
 from bcdp.partial.pure import dataset_domain
@@ -44,6 +45,20 @@ from bcdp.partial.semantics import cells_of, mutual_information, prop27_bounds, 
 
 from .._common import jsonable
 from ._semantics_common import eps_ratio
+
+CLAIM = ClaimSpec(
+    id="PDP-Prop27-mutual-information",
+    paper="partial_dp",
+    group="adversary",
+    where="Prop. 27, Sec. 7.1",
+    statement="I(X_{i,s_j};M) <= eps^2|s_j|^2/2 and I(X_i;M) <= eps^2 sum_j |s_j|^2/2 (independent records "
+              "and blocks, eps-nabla0-CDP)",
+    expected="confirmed",
+    also_checked_in=(
+        "`tests/partial/test_partial_dp_semantics.py`",
+    ),
+    status="confirmed (loose: largest I/bound 0.24)",
+)
 
 SEED = 2727
 SHAPES = [(2, 2), (1, 3), (2, 3)]
@@ -78,7 +93,7 @@ def parallel_rr(n: int, d: int, keep: Fraction) -> Mechanism:
 
 
 def total_em(n: int, d: int, base: Fraction) -> Mechanism:
-    """P[y | x] ~ base^{-|sum(x) - y|}, y in 0..n d (digest 9.10 uses base e^{1/2})."""
+    """P[y | x] ~ base^{-|sum(x) - y|}, y in 0..n d (the instances use base e^{1/2})."""
     dom = dataset_domain([(0, 1)] * d, n)
     outs = tuple(range(n * d + 1))
     rows = []
@@ -191,18 +206,14 @@ def check() -> ClaimResult:
           and counts["block_violations"] == 0 and counts["record_violations"] == 0
           and counts["cdp_block_violations"] == 0 and counts["cdp_record_violations"] == 0
           and counts["block_cases"] > 0)
-    return ClaimResult(
-        claim_id="pdp_prop27_mutual_information",
-        source="partial DP paper, Proposition 27 (L2602-L2612)",
-        statement="independent records with independent blocks s_j, M eps-nabla0-CDP: I(X_{i,s_j};M(X)) <= "
-                  "eps^2|s_j|^2/2 and I(X_i;M(X)) <= eps^2 sum_j |s_j|^2/2 (nats)",
+    return CLAIM.result(
         verdict="confirmed" if ok else "refuted",
-        key_figure=(f"{counts['block_cases']} block and {counts['record_cases']} record cases, 0 violations required "
-                    f"(got {counts['block_violations']}, {counts['record_violations']}); largest I/bound: block "
-                    f"{mpmath.nstr(largest['block'], 4)}, record {mpmath.nstr(largest['record'], 4)}; with the "
-                    f"certified CDP eps0: {counts['cdp_block_cases'] + counts['cdp_record_cases']} cases, largest "
-                    f"I/bound {mpmath.nstr(max(largest['cdp_block'], largest['cdp_record']), 4)}; bad twin eps^2|s|/2 "
-                    f"(no square) rejected on the k=6 block: {twin['twin_rejected']} (I/twin {twin['I_over_twin']})"),
+        key_figure=f"{counts['block_cases']} block and {counts['record_cases']} record cases, 0 violations required "
+                   f"(got {counts['block_violations']}, {counts['record_violations']}); largest I/bound: block "
+                   f"{mpmath.nstr(largest['block'], 4)}, record {mpmath.nstr(largest['record'], 4)}; with the "
+                   f"certified CDP eps0: {counts['cdp_block_cases'] + counts['cdp_record_cases']} cases, largest "
+                   f"I/bound {mpmath.nstr(max(largest['cdp_block'], largest['cdp_record']), 4)}; bad twin eps^2|s|/2 "
+                   f"(no square) rejected on the k=6 block: {twin['twin_rejected']} (I/twin {twin['I_over_twin']})",
         evidence=jsonable({"counts": counts, "largest_I_over_bound": {k: mpmath.nstr(v, 12) for k, v in largest.items()},
                            "bad_twin_no_square": twin,
                            "rows": rows, "mutual_information_digits": 50}),

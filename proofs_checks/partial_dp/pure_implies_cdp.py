@@ -1,4 +1,4 @@
-"""Partial DP paper, L295: eps-nabla-DP implies eps-nabla-CDP (via BS16 Prop. 3.3: pure eps-DP
+"""Partial DP paper, Sec. 2.1 (remark after Def. 6): eps-nabla-DP implies eps-nabla-CDP (via BS16 Prop. 3.3: pure eps-DP
 implies (1/2) eps^2 -zCDP), against exact D_inf and certified D* enclosures.
 
 Checked on enumerated and seeded random finite mechanisms on datasets:
@@ -25,6 +25,7 @@ from fractions import Fraction
 import mpmath
 from bcdp.bayesian.random_instances import random_mechanism
 from bcdp.claims import ClaimResult
+from bcdp.claims.registry import ClaimSpec
 from bcdp.partial.concentrated import (
     INFINITY,
     d_infinity,
@@ -39,6 +40,19 @@ from bcdp.partial.pure import (
 
 from .._common import enumerated_binary_mechanisms, keep, verdict
 from ._cdp_common import WDPS, compare, ds, pair_dstars, parallel_rr, s
+
+CLAIM = ClaimSpec(
+    id="PDP-Sec2.1-pure-implies-CDP",
+    paper="partial_dp",
+    group="basics",
+    where="Sec. 2.1, the remark after Def. 6 (eps-nabla-DP implies eps-nabla-CDP); Bun-Steinke 2016 Prop. 3.3",
+    statement="eps-nabla-DP implies eps-nabla-CDP: on 1700 finite one-record pairs (116 mechanisms) D* <= "
+              "e^2/2 with e = max(D_inf(P||Q), D_inf(Q||P)) (certified; max ratio 0.9985, never 1); the "
+              "minimal pure nabla profile passes the nabla-CDP check on every mechanism; CDP eps0 <= pure "
+              "eps0. Measured: max D*/(e tanh(e/2)) = 1 (binary RR attains it). Bad twin rejected: with only "
+              "the one-sided bound D_inf(P||Q) <= e, P = (1,0), Q = (1/2,1/2) has D* = log 2 > (log 2)^2/2.",
+    expected="confirmed",
+)
 
 SEED = 2950
 N_RANDOM = 12
@@ -124,18 +138,14 @@ def check() -> ClaimResult:
         twin_verdict = compare(twin.lower, twin.upper, one_sided ** 2 / 2, one_sided ** 2 / 2)
     ok = (c["pair_violated"] == 0 and c["profile_fails"] == 0 and c["eps0_violated"] == 0
           and twin_verdict == "violated")
-    return ClaimResult(
-        claim_id="PDP-L295-pure-implies-CDP",
-        source="Partial DP paper (Ghazi, Kumar, Manurangsi, Steinke), L295 (after Def. 6); "
-               "Bun & Steinke 2016 Prop. 3.3",
-        statement="eps-nabla-DP implies eps-nabla-CDP (pure eps-DP implies (1/2) eps^2 -zCDP)",
+    return CLAIM.result(
         verdict=verdict(ok),
-        key_figure=(f"{c['instances']} mechanisms, {c['pairs_finite']} finite one-record pairs: "
-                    f"D* <= e^2/2 certified {c['pair_certified']}, tight {c['pair_tight']}, violated "
-                    f"{c['pair_violated']}; max D*/(e^2/2) = {s(best_ratio, 10)} (never 1); "
-                    f"max D*/(e tanh(e/2)) = {s(best_tanh, 10)}; minimal profile passes nabla-CDP on "
-                    f"{c['profile_holds']}/{c['instances']}; one-sided bad twin rejected: "
-                    f"{twin_verdict == 'violated'}"),
+        key_figure=f"{c['instances']} mechanisms, {c['pairs_finite']} finite one-record pairs: "
+                   f"D* <= e^2/2 certified {c['pair_certified']}, tight {c['pair_tight']}, violated "
+                   f"{c['pair_violated']}; max D*/(e^2/2) = {s(best_ratio, 10)} (never 1); "
+                   f"max D*/(e tanh(e/2)) = {s(best_tanh, 10)}; minimal profile passes nabla-CDP on "
+                   f"{c['profile_holds']}/{c['instances']}; one-sided bad twin rejected: "
+                   f"{twin_verdict == 'violated'}",
         evidence={"counts": c, "max_ratio_to_half_e_squared": s(best_ratio), "max_ratio_witness": best_ratio_w,
                   "max_ratio_to_e_tanh_half_e": s(best_tanh), "violations": violations,
                   "bad_twin_one_sided": {"P": ["1", "0"], "Q": ["1/2", "1/2"], "d_star": [s(twin.lower), s(twin.upper)],

@@ -1,4 +1,4 @@
-"""Partial DP paper, Thm 11 worked example (L553-L570): Delta = sqrt(m), Delta0 = sqrt(C(d-1,k-1))
+"""Partial DP paper, Thm 11 worked example (Sec. 4.1): Delta = sqrt(m), Delta0 = sqrt(C(d-1,k-1))
 for k-way conjunctions and parities on {0,1}^d.
 
 Brute force over all record pairs of {0,1}^d for d = 2..7 and every k (exact integers; see
@@ -14,7 +14,20 @@ from __future__ import annotations
 from math import comb
 
 from bcdp.claims import ClaimResult
+from bcdp.claims.registry import ClaimSpec
 from bcdp.partial.projection import FAMILIES, bits, diameters, parity_delta_sq_formula
+
+CLAIM = ClaimSpec(
+    id="PDP-Thm11-example",
+    paper="partial_dp",
+    group="workloads",
+    where="Thm 11 and the worked example after it, Sec. 4.1",
+    statement="Delta = sqrt(m), Delta0 = sqrt(C(d-1,k-1)) for k-way conjunctions/parities: brute force d = "
+              "2..7; conjunctions hold, Delta0 holds, parities Delta^2 = m fails exactly for even k < d (d = "
+              "4, k = 2: 4 < 6); corrected Delta^2 = max_w sum_{j odd} C(w,j)C(d-w,k-j).",
+    expected="erratum",
+    erratum="E-PDP-Thm11",
+)
 
 D_RANGE = range(2, 8)
 
@@ -45,16 +58,12 @@ def check() -> ClaimResult:
     consistent = (not fails["conjunction"] and not delta0_failures and not formula_mismatch
                   and not upper_bound_violations and pattern_ok)
     erratum = consistent and bool(fails["parity"])
-    return ClaimResult(
-        claim_id="PDP-Thm11-example",
-        source="Ghazi-Kumar-Manurangsi-Steinke, partial DP, Thm 11 worked example (L553-L570); digest E5",
-        statement="for k-way conjunctions or parities on {0,1}^d (m = C(d,k) queries), "
-                  "Delta = sqrt(m) and Delta0 = sqrt(C(d-1,k-1))",
+    return CLAIM.result(
         verdict="erratum" if erratum else ("confirmed" if consistent and not fails["parity"] else "refuted"),
-        key_figure=(f"d=2..7: conjunctions {len(holds['conjunction'])}/{len(holds['conjunction']) + len(fails['conjunction'])} "
-                    f"hold; parities Delta^2 = m fails in {len(fails['parity'])} cases, exactly even k < d "
-                    f"(d=4,k=2: Delta^2 = {counterexample['Delta^2']} < m = {counterexample['m']}); "
-                    f"Delta0 holds in all cases"),
+        key_figure=f"d=2..7: conjunctions {len(holds['conjunction'])}/{len(holds['conjunction']) + len(fails['conjunction'])} "
+                   f"hold; parities Delta^2 = m fails in {len(fails['parity'])} cases, exactly even k < d "
+                   f"(d=4,k=2: Delta^2 = {counterexample['Delta^2']} < m = {counterexample['m']}); "
+                   f"Delta0 holds in all cases",
         evidence={
             "d_range": [D_RANGE.start, D_RANGE.stop - 1],
             "conjunction_failures": fails["conjunction"],

@@ -1,4 +1,4 @@
-"""Partial DP paper, Thm 15 (proof A.1.3, L3925-L3977): the two-stage histogram -- PrivHeavyHitter with
+"""Partial DP paper, Thm 15 (Sec. 5; proof App. A.1.3): the two-stage histogram -- PrivHeavyHitter with
 lambda = 3/eps, mu = lambda log(16/nu), tau = nu n/2, then Lap(2/eps) on the counts of the listed
 strings -- is claimed eps-nabla0DP (0.5 eps + 0.5 eps).
 
@@ -14,12 +14,14 @@ Exact sups of the output log-ratio (transcript and released counts), eps = 1, nu
     path sum;
 (3) the original family x = a x 0000 + b x 1000 + rest x 1011 (n = 200), by
     :func:`bcdp.partial.histogram.max_log_ratio` (40 digits) against the path sum.
-Printed constants: the sup exceeds eps (total 1.5829 eps; stage 1 alone 0.9162 eps > eps/2), digest
-E8 + E9.  Corrected: every pair <= eps (stage 1 <= eps/2): a full check, not evidence on a family.
-Also recomputed: the E6 remark (rounding f + Lap(b) recovers f w.p. 1 - e^{-1/(2b)}: 0.99326 for
-Lap(1/eps) vs 0.91792 for the replace-one-correct Lap(2/eps) at eps = 10) and the sample-size figure
-n >= 17,891 (d = 16, eps = 1, nu = eta = 1/10), the corrected variant's n >= 35,835, and the utility
-chain with the Markov step (E10) replaced by E|L| e^{-nu n/b2}: failure <= eta at both sizes.
+Printed constants: the sup exceeds eps (total 1.5829 eps; stage 1 alone 0.9162 eps > eps/2),
+erratum E-PDP-Thm15.  Corrected: every pair <= eps (stage 1 <= eps/2): a full check, not evidence
+on a family.  Also recomputed: the Sec. 5 remark on rounding a Laplace histogram (erratum
+E-PDP-E6: rounding f + Lap(b) recovers f w.p. 1 - e^{-1/(2b)}: 0.99326 for Lap(1/eps) vs 0.91792
+for the replace-one-correct Lap(2/eps) at eps = 10) and the sample-size figure n >= 17,891
+(d = 16, eps = 1, nu = eta = 1/10), the corrected variant's n >= 35,835, and the utility chain with
+the Markov step (erratum E-PDP-Thm15-utility) replaced by E|L| e^{-nu n/b2}: failure <= eta at
+both sizes.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from fractions import Fraction
 import mpmath as mp
 import sympy
 from bcdp.claims import ClaimResult
+from bcdp.claims.registry import ClaimSpec
 from bcdp.partial.heavy_hitters import (
     DPS,
     laplace_histogram_epsilon,
@@ -44,6 +47,22 @@ from bcdp.partial.heavy_hitters import (
     thm15_sample_size,
 )
 from bcdp.partial.histogram import corrected_params, max_log_ratio, printed_params
+
+CLAIM = ClaimSpec(
+    id="PDP-Thm15-privacy",
+    paper="partial_dp",
+    group="histograms",
+    where="Thm 15 (Sec. 5) and its proof, App. A.1.3; Lemma 28",
+    statement="The two-stage histogram with the printed constants (lambda = 3/eps, Lap(2/eps)) is not "
+              "eps-nabla0DP. Over ALL neighbouring pairs with n = 200 (d = 4 and d = 16, path-sum reduction) "
+              "the exact sup is 1.58290 at eps = 1, and stage 1 alone reaches 0.91623 > 0.5. With the "
+              "corrected constants lambda = (4/eps)(1 + 16/(16 - nu)) and Lap(4/eps), the sup over ALL pairs "
+              "is 0.73540 <= 1 and stage 1 is 0.36000 <= 0.5; this is now a full check, not evidence on a "
+              "family. Cross-checks: d = 4 enumeration = path sum on all n <= 3 pairs, and the old family "
+              "agrees with the path sum to 3e-40.",
+    expected="erratum",
+    erratum="E-PDP-Thm15",
+)
 
 EPS, NU, N = 1, mp.mpf(1) / 10, 200
 NU_Q = Fraction(1, 10)
@@ -127,7 +146,7 @@ def check() -> ClaimResult:
         del v["_small_worst"], v["_small_dis"]
         for r in v["rows"]:
             del r["_total"], r["_stage1"]
-    # E6 / E9 remarks and the sample-size figure (A.1.3, L3933-L3940)
+    # the Laplace-rounding remark and the sample-size figure (App. A.1.3)
     round_1 = rounding_success_probability(Fraction(1, 10))
     round_2 = rounding_success_probability(Fraction(2, 10))
     e6 = {"P_round_correct_Lap(1/eps)_eps10": str(round_1), "value_1": str(sympy.N(round_1, 15)),
@@ -147,17 +166,12 @@ def check() -> ClaimResult:
         verdict = "confirmed"
     else:
         verdict = "refuted"
-    return ClaimResult(
-        claim_id="PDP-Thm15-privacy",
-        source="Ghazi-Kumar-Manurangsi-Steinke, partial DP, Thm 15 proof A.1.3 (L3925-L3940); Lemma 28; L1410-L1423; "
-               "digest E6, E8, E9",
-        statement="PrivHeavyHitter(lambda=3/eps, mu=lambda log(16/nu), tau=nu n/2) is 0.5eps-nabla0DP and "
-                  "Lap(2/eps) on the listed counts is 0.5eps-nabla0DP, so the two-stage histogram is eps-nabla0DP",
+    return CLAIM.result(
         verdict=verdict,
-        key_figure=(f"eps=1, nu=1/10, n=200, ALL neighbouring pairs (path-sum reduction, d=4 and 16): printed sup "
-                    f"{pr['rows'][0]['sup_total']} > 1 (stage 1 {pr['rows'][0]['sup_stage1']} > 1/2); corrected "
-                    f"(lambda=8.025, Lap(4)) {co['rows'][0]['sup_total']} <= 1 (stage 1 {co['rows'][0]['sup_stage1']}); "
-                    f"n >= {n_req_int} at d=16 (corrected {n_cor_int}); E6: {e6['value_1'][:7]} vs {e6['value_2'][:7]}"),
+        key_figure=f"eps=1, nu=1/10, n=200, ALL neighbouring pairs (path-sum reduction, d=4 and 16): printed sup "
+                   f"{pr['rows'][0]['sup_total']} > 1 (stage 1 {pr['rows'][0]['sup_stage1']} > 1/2); corrected "
+                   f"(lambda=8.025, Lap(4)) {co['rows'][0]['sup_total']} <= 1 (stage 1 {co['rows'][0]['sup_stage1']}); "
+                   f"n >= {n_req_int} at d=16 (corrected {n_cor_int}); Laplace rounding: {e6['value_1'][:7]} vs {e6['value_2'][:7]}",
         evidence={
             "precision_digits": DPS,
             "all_pairs": all_pairs,
@@ -165,10 +179,10 @@ def check() -> ClaimResult:
                        "printed": {"sup_total": f(p_total), "sup_stage1": f(p_stage1), "argmax": p_arg},
                        "corrected": {"sup_total": f(c_total), "sup_stage1": f(c_stage1), "argmax": c_arg},
                        "histogram_module_vs_path_sum": mp.nstr(max(p_dis, c_dis), 3)},
-            "E6_E9": e6,
+            "laplace_rounding": e6,
             "sample_size_d16_eps1_nu_eta_0.1": {"formula_value": f(n_req), "least_integer_n": n_req_int,
                                                  "corrected_formula_value": f(n_cor), "corrected_least_n": n_cor_int},
-            "utility_E10": {"printed_markov_step": "E|L| <= 8/nu gives P[|L| > 32/nu] <= 1/4, not 0.25 eta",
+            "utility_markov_step": {"printed_markov_step": "E|L| <= 8/nu gives P[|L| > 32/nu] <= 1/4, not 0.25 eta",
                             "repaired_failure_bound_printed_at_n": mp.nstr(fail_printed, 12),
                             "repaired_failure_bound_corrected_at_n": mp.nstr(fail_corrected, 12),
                             "eta": "1/10", "holds": bool(utility_ok)},

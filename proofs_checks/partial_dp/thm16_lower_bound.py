@@ -1,4 +1,4 @@
-"""Partial DP paper, Thm 16 (L1849-L1864; proof A.2, L3979-L4020): if d >= 10 e^{1.1 eps} and an
+"""Partial DP paper, Thm 16 (Sec. 5.3; proof App. A.2): if d >= 10 e^{1.1 eps} and an
 eps-nabla0DP algorithm solves the histogram problem with error nu with probability 0.1, then
 n >= Omega(log d/(eps nu)); the proof concludes n >= 0.05 log d/(eps nu).
 
@@ -10,9 +10,9 @@ Exact checks (Fractions / sympy; :mod:`bcdp.partial.heavy_hitters`):
 1. Disjointness of the solution sets for the 1_i coordinate: with the printed distance ceil(2 nu n)
    the intervals [k - nu n, k + nu n] and [-nu n, nu n] overlap whenever 2 nu n is an integer (e.g.
    n = 10, nu = 1/10: f_hat = 1 solves both), so the sets are NOT disjoint; with ceil(3 nu n) they are
-   disjoint for every n, nu (E11: distance is ceil(3 nu n) and "can hold" should read "cannot").
+   disjoint for every n, nu (erratum E-PDP-Thm16: distance is ceil(3 nu n) and "can hold" should read "cannot").
 2. The printed step 0.1 d e^{-eps ceil(2 nu n)} >= d^{0.1} e^{-2 eps nu n} under d >= 10 e^{1.1 eps}
-   fails on a grid of (eps, d, nu n) near the boundary (digest: eps = 0.1, d = 12, nu n = 0.3).
+   fails on a grid of (eps, d, nu n) near the boundary (e.g. eps = 0.1, d = 12, nu n = 0.3).
 3. The bound the (corrected) proof yields, n_min(d, eps, nu) = least n with
    0.1 d e^{-eps ceil(3 nu n)} <= 1, versus the printed 0.05 ln d/(eps nu): below it near the
    boundary for small eps (so the printed constant is not delivered), above it for large d (the
@@ -32,11 +32,26 @@ from fractions import Fraction
 
 import sympy
 from bcdp.claims import ClaimResult
+from bcdp.claims.registry import ClaimSpec
 from bcdp.partial.heavy_hitters import (
     packing_success_bound,
     thm16_packing_min_n,
     thm16_printed_bound,
     thm16_printed_step,
+)
+
+CLAIM = ClaimSpec(
+    id="PDP-Thm16-lower-bound",
+    paper="partial_dp",
+    group="histograms",
+    where="Thm 16, Sec. 5.3; proof App. A.2",
+    statement="The packing proof, corrected to distance ceil(3 nu n), gives n >= n_min, where n_min is the "
+              "least n with 0.1 d e^{-eps ceil(3 nu n)} <= 1 (computed exactly). This is Omega(log d/(eps "
+              "nu)) for large d: 367 vs the printed 69 at d = 1e6, eps = 1, nu = 1/100. The printed step and "
+              "the printed distance ceil(2 nu n) fail, and near d = 10 e^{1.1 eps} the proof does not "
+              "deliver 0.05 log d/(eps nu) (d = 11, eps = nu = 1/100: 301 < 1198.9).",
+    expected="erratum",
+    erratum="E-PDP-Thm16",
 )
 
 EPS_GRID = (Fraction(1, 100), Fraction(1, 10), Fraction(1, 2), Fraction(1), Fraction(2))
@@ -70,8 +85,8 @@ def check() -> ClaimResult:
                 if bool(lhs < rhs):
                     step_failures.append({"eps": str(eps), "d": d, "nu_n": str(m),
                                           "lhs": str(sympy.N(lhs, 6)), "rhs": str(sympy.N(rhs, 6))})
-    ex_lhs, ex_rhs = thm16_printed_step(12, Fraction(1, 10), Fraction(3, 10))  # digest 9.9 example
-    digest_example_fails = bool(ex_lhs < ex_rhs)
+    ex_lhs, ex_rhs = thm16_printed_step(12, Fraction(1, 10), Fraction(3, 10))  # example near the boundary
+    boundary_example_fails = bool(ex_lhs < ex_rhs)
     # 3. proof-yield vs printed conclusion
     below, above, rows = [], 0, []
     for eps in EPS_GRID:
@@ -103,27 +118,23 @@ def check() -> ClaimResult:
             bound = packing_success_bound(d, eps, Fraction(1, 10), n)
             tiny.append({"d": d, "n": n, "eps": str(eps), "nu": "1/10", "success_bound": str(bound),
                          "value": str(sympy.N(bound, 6)), "rules_out_success_0.1": bool(bound < sympy.Rational(1, 10))})
-    printed_wrong = digest_example_fails and bool(step_failures) and bool(overlap_printed) and bool(below)
+    printed_wrong = boundary_example_fails and bool(step_failures) and bool(overlap_printed) and bool(below)
     corrected_ok = overlap_corrected == 0 and continuous_ok and large_ok
     verdict = "erratum" if printed_wrong and corrected_ok else ("confirmed" if not printed_wrong else "refuted")
     example = next((r for r in below if r["eps"] == "1/100"), below[0] if below else None)
     ex_text = (f"e.g. d={example['d']}, eps={example['eps']}, nu={example['nu']}: {example['proof_yields_n_min']} < "
                f"{example['printed_0.05_log_d_over_eps_nu'][:6]}" if example else "none")
-    return ClaimResult(
-        claim_id="PDP-Thm16-lower-bound",
-        source="Ghazi-Kumar-Manurangsi-Steinke, partial DP, Thm 16 (L1849-L1864), proof A.2 (L3979-L4020); digest E11",
-        statement="d >= 10 e^{1.1 eps} and success probability 0.1 at error nu imply n >= 0.05 log d/(eps nu) "
-                  "(packing with distance ceil(2 nu n))",
+    return CLAIM.result(
         verdict=verdict,
-        key_figure=(f"printed step fails on {len(step_failures)}/{step_examined} grid points (e.g. eps=1/10, d=12, "
-                    f"nu n=3/10: {sympy.N(ex_lhs, 5)} < {sympy.N(ex_rhs, 5)}); ceil(2 nu n) solution sets overlap in "
-                    f"{len(overlap_printed)}/{disjoint_examined} cases, ceil(3 nu n) in {overlap_corrected}; corrected "
-                    f"proof yields n_min below the printed 0.05 log d/(eps nu) in {len(below)}/{len(rows)} cases "
-                    f"({ex_text}), above it for large d"),
+        key_figure=f"printed step fails on {len(step_failures)}/{step_examined} grid points (e.g. eps=1/10, d=12, "
+                   f"nu n=3/10: {sympy.N(ex_lhs, 5)} < {sympy.N(ex_rhs, 5)}); ceil(2 nu n) solution sets overlap in "
+                   f"{len(overlap_printed)}/{disjoint_examined} cases, ceil(3 nu n) in {overlap_corrected}; corrected "
+                   f"proof yields n_min below the printed 0.05 log d/(eps nu) in {len(below)}/{len(rows)} cases "
+                   f"({ex_text}), above it for large d",
         evidence={
             "disjointness": {"examined": disjoint_examined, "printed_overlaps": len(overlap_printed),
                              "printed_overlap_examples": overlap_printed[:5], "corrected_overlaps": overlap_corrected},
-            "printed_step": {"digest_example_eps0.1_d12_nun0.3": [str(sympy.N(ex_lhs, 8)), str(sympy.N(ex_rhs, 8))],
+            "printed_step": {"example_eps0.1_d12_nun0.3": [str(sympy.N(ex_lhs, 8)), str(sympy.N(ex_rhs, 8))],
                              "examined": step_examined, "failures": len(step_failures), "examples": step_failures[:5]},
             "proof_yield_vs_printed": {"cases": len(rows), "below_printed": len(below), "above_or_equal": above,
                                        "examples_below": below[:5], "large_d_rows": [r for r in rows if r["d"] in LARGE_D][:6],

@@ -2,11 +2,11 @@
 
 Checks :mod:`bcdp.shuffle.baselines` against the published numbers and against brute forces:
 
-* FMT21 closed form (Thm 3.1, authors'-code expression): README 0.5378040242374512 [PUB] and the
-  anchors' [AUTHOR-CODE] values (n = 1e4, 1e6; delta = 1e-6);
+* FMT21 closed form (Thm 3.1, authors'-code expression): the README's published 0.5378040242374512
+  and the values of the authors' code (n = 1e4, 1e6; delta = 1e-6);
 * FMT21 numerical clones (Thm 3.2 pair, exact divergence, certified bracket): contained in the
-  README bracket [0.1675385583317841, 0.172790550755978] [PUB]; equal to the anchors' [HERE]
-  exact clone-pair table (n = 1e4, 1e5 and n = 1e6 at eps0 = 2) to the printed digits;
+  README's published bracket [0.1675385583317841, 0.172790550755978]; equal to an independently
+  computed exact clone-pair table (n = 1e4, 1e5 and n = 1e6 at eps0 = 2) to the printed digits;
 * the certified divergence encloses a brute force of the clone pair (enumeration of C, A, Delta
   in mpmath) and is symmetric, D(P||Q) = D(Q||P);
 * Thm 3.1's validity condition eps0 <= log(n/(16 log(2/delta))) is enforced;
@@ -23,6 +23,7 @@ from fractions import Fraction
 
 import mpmath
 from bcdp.claims import ClaimResult
+from bcdp.claims.registry import ClaimSpec
 from bcdp.core.errors import ValidityConditionError
 from bcdp.shuffle.baselines import (
     clone_pair_delta,
@@ -35,13 +36,38 @@ from bcdp.shuffle.baselines import (
 
 from .._common import verdict
 
-README_BRACKET = (0.1675385583317841, 0.172790550755978)  # [PUB] apple README
-README_CLOSED = 0.5378040242374512  # [PUB] apple README
-CLOSED_TABLE = {  # [AUTHOR-CODE] anchors.md F1, delta = 1e-6
+CLAIM = ClaimSpec(
+    id="FMT-clones-and-KOV",
+    paper="thesis",
+    group="numerics",
+    where="the baselines of Figs 5.3-5.7, Sec. 5.5, and eq. (6.10) of Ch. 6 (Sec. 6.5); "
+          "Feldman-McMillan-Talwar (FOCS'21, arXiv:2012.12803) Thm 3.1, Thm 3.2, App. E, and their code "
+          "apple/ml-shuffling-amplification@993d285 (README); Kairouz-Oh-Viswanath (ICML'15) optimal "
+          "composition",
+    statement="Baselines of Figs 5.3-5.7. FMT21 closed form (Thm 3.1; range eps0 <= log(n/(16 log(2/delta))) "
+              "enforced; two labelled variants: the theorem's expression = thesis eq. (6.10), and the "
+              "authors'-code expression, never smaller, which gives the README's published "
+              "0.5378040242374512 and the values of the authors' code); numerical clones (Thm 3.2 pair, "
+              "divergence summed over every value of C, certified bracket): [0.16976974709, 0.16976974743] "
+              "inside the README's published bracket [0.1675385583317841, 0.172790550755978], and an "
+              "independently computed exact clone-pair table (n = 1e4..1e6, eps0 = 0.5, 1, 2) to the printed "
+              "digits; enclosure contains an mpmath brute force of the pair (D(P||Q) = D(Q||P)). KOV15 "
+              "optimal composition: printed delta_i = exact hockey-stick of the k-fold RR product "
+              "(Fractions, e^eps = 2), certified root verified by enumerating flips. Also DRV10 advanced "
+              "composition and KOV15's closed form (labelled), and the composed baseline FMT21 + KOV15.",
+    expected="confirmed",
+    also_checked_in=(
+        "`tests/shuffle/test_shuffle_baselines.py`",
+    ),
+)
+
+README_BRACKET = (0.1675385583317841, 0.172790550755978)  # published: apple/ml-shuffling-amplification README
+README_CLOSED = 0.5378040242374512  # published: same README
+CLOSED_TABLE = {  # values of the authors' code (closed form), delta = 1e-6
     (10**4, 0.5): 0.1046824, (10**4, 1.0): 0.2332656, (10**4, 2.0): 0.5235510,
     (10**6, 0.5): 0.0099080, (10**6, 1.0): 0.0238064, (10**6, 2.0): 0.0631878, (10**6, 4.0): 0.2016015,
 }
-CLONE_TABLE = {  # [HERE] anchors.md F1 exact clone-pair eps, delta = 1e-6 (subset, for speed)
+CLONE_TABLE = {  # independently computed exact clone-pair eps, delta = 1e-6 (subset, for speed)
     (10**4, 0.5): "0.0204015", (10**4, 1.0): "0.0530053", (10**4, 2.0): "0.1550452",
     (10**5, 0.5): "0.00581255", (10**5, 1.0): "0.0152821", (10**5, 2.0): "0.0450256",
     (10**6, 2.0): "0.0129584", (10**5, 4.0): "0.1697697",
@@ -173,23 +199,14 @@ def _check() -> ClaimResult:
         if not ok:
             failures.append(kov_roots[-1])
     ok = not failures
-    return ClaimResult(
-        claim_id="FMT-clones-and-KOV",
-        source="FMT21 (FOCS'21, arXiv:2012.12803) Thm 3.1, Thm 3.2, App. E; apple/ml-shuffling-amplification"
-               "@993d285 README; KOV15 (ICML'15, arXiv:1311.0776) optimal composition theorem; "
-               "anchors.md A1, F1; thesis Ch. 5 Figs 5.3-5.7 baselines",
-        statement="bcdp.shuffle.baselines reproduces FMT21's published closed form and numeric bracket "
-                  "(n=1e5, eps0=4, delta=1e-6), the authors'-code closed-form values and the exact "
-                  "clone-pair epsilons; its certified clone-pair divergence encloses a brute force; "
-                  "Thm 3.1's range condition is enforced; KOV15's delta_i equals the exact profile of "
-                  "the k-fold randomized-response product",
+    return CLAIM.result(
         verdict=verdict(ok),
-        key_figure=(f"README: bracket [{br.lower:.10f}, {br.upper:.10f}] inside published "
-                    f"[{README_BRACKET[0]}, {README_BRACKET[1]}], closed form {closed!r}; "
-                    f"{sum(r['ok'] for r in clone_rows)}/{len(clone_rows)} clone-pair values, "
-                    f"{sum(r['ok'] for r in closed_rows)}/{len(closed_rows)} closed-form values, "
-                    f"{bf_count} brute-force clone pairs, {kov_exact} exact KOV grid points; "
-                    f"{len(failures)} failures"),
+        key_figure=f"README: bracket [{br.lower:.10f}, {br.upper:.10f}] inside published "
+                   f"[{README_BRACKET[0]}, {README_BRACKET[1]}], closed form {closed!r}; "
+                   f"{sum(r['ok'] for r in clone_rows)}/{len(clone_rows)} clone-pair values, "
+                   f"{sum(r['ok'] for r in closed_rows)}/{len(closed_rows)} closed-form values, "
+                   f"{bf_count} brute-force clone pairs, {kov_exact} exact KOV grid points; "
+                   f"{len(failures)} failures",
         evidence={"readme": {"published_bracket": [repr(x) for x in README_BRACKET],
                              "ours": [repr(br.lower), repr(br.upper)],
                              "certified_delta_at_upper": repr(br.delta_at_upper),

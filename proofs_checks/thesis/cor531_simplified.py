@@ -22,16 +22,27 @@ The condition is enforced by ``cor531_upper`` (ValidityConditionError).
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 
 import mpmath
 from bcdp.claims import ClaimResult
-from bcdp.core.errors import ValidityConditionError
+from bcdp.claims.registry import ClaimSpec
 from bcdp.shuffle import bounds as sb
 
 from .._common import keep
 from ._shuffle_common import exact_api, s
+
+CLAIM = ClaimSpec(
+    id="THESIS-Cor5.3.1",
+    paper="thesis",
+    group="shuffle",
+    where="Cor 5.3.1, eq. (5.5), Sec. 5.3; proof App. D.1",
+    statement="Printed: under alpha^4 e^{5 eps0} < n/9, (5.4) simplifies to (5.5). Fails for small eps0 "
+              "((D.5), (D.9); n = 145, eps0 = 1/1000: 2.94e-8 > 2.76e-8); with the refined Chernoff tail the "
+              "chain holds on 520 admissible points and (5.5) >= exact 2RR; condition enforced.",
+    expected="erratum",
+    erratum="E-Thesis-D1",
+)
 
 EPS_GRID = ("0", "1e-6", "1e-4", "1e-3", "1e-2", "0.05", "0.1", "0.2", "0.3", "0.5", "0.7", "1", "1.5")
 ALPHAS = (2, 3, 4, 5, 6, 8, 10, 12)
@@ -106,17 +117,11 @@ def check() -> ClaimResult:
             enforced = True
     printed_wrong = n_printed_fail > 0 and n_d9_fail > 0
     ok = printed_wrong and not refined_fail and not exact_fail and enforced
-    return ClaimResult(
-        claim_id="THESIS-Cor5.3.1",
-        source="thesis Ch. 5, Cor 5.3.1, eq. (5.5); proof App. D.1, (D.1)-(D.11)",
-        statement="Printed: if alpha^4 e^{5 eps0} < n/9, (5.4) simplifies to (5.5) "
-                  "eps(alpha) <= log(1 + 4 C(alpha,2)(E-1)^2/n)/(alpha-1). (5.4) <= (5.5) fails for small eps0 "
-                  "(steps (D.5), (D.9)); with the refined Chernoff tail (E_0 - 1) e^{-(n-1)/(8E)} the chain holds on "
-                  "the grid and (5.5) >= the exact 2RR RDP.",
+    return CLAIM.result(
         verdict="erratum" if ok else "refuted",
-        key_figure=(f"{points} admissible grid points: (5.4) > (5.5) at {n_printed_fail} (e.g. n=145, eps0=1/1000, "
-                    f"alpha=2: {cex['(5.4)']} > {cex['(5.5)']}), (D.9) fails at {n_d9_fail}; refined (5.4) > (5.5) at "
-                    f"{len(refined_fail)}; (5.5) < exact 2RR at {len(exact_fail)}/{exact_points}"),
+        key_figure=f"{points} admissible grid points: (5.4) > (5.5) at {n_printed_fail} (e.g. n=145, eps0=1/1000, "
+                   f"alpha=2: {cex['(5.4)']} > {cex['(5.5)']}), (D.9) fails at {n_d9_fail}; refined (5.4) > (5.5) at "
+                   f"{len(refined_fail)}; (5.5) < exact 2RR at {len(exact_fail)}/{exact_points}",
         evidence={"grid": {"eps0": list(EPS_GRID), "alpha": list(ALPHAS),
                            "n": "n_min, n_min+1, 2 n_min+1, 5 n_min, 20 n_min with n_min = floor(9 alpha^4 e^{5 eps0})+1"},
                   "admissible_points": points, "printed_chain_failures": n_printed_fail,

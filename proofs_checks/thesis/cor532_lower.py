@@ -24,11 +24,24 @@ from math import comb
 
 import mpmath
 from bcdp.claims import ClaimResult
+from bcdp.claims.registry import ClaimSpec
 from bcdp.shuffle import bounds as sb
 from bcdp.shuffle.symbolic import bernoulli_central_moments_nonnegative
 
 from .._common import keep
 from ._shuffle_common import s
+
+CLAIM = ClaimSpec(
+    id="THESIS-Cor5.3.2",
+    paper="thesis",
+    group="shuffle",
+    where="Cor 5.3.2, eq. (5.10), Sec. 5.3, and the argument before it",
+    statement="(5.10) holds: odd central moments of Bin(n, 1/(E+1)) >= 0 (multinomial proof with "
+              "non-negative Bernoulli central moments, sympy; 1960 exact moments); the printed Jensen "
+              "argument is invalid.",
+    expected="erratum",
+    erratum="E-Thesis-Cor5.3.2",
+)
 
 E_VALUES = (Fraction(1), Fraction(11, 10), Fraction(3, 2), Fraction(2), Fraction(5), Fraction(20), Fraction(100))
 N_MAX = 40
@@ -82,16 +95,11 @@ def check() -> ClaimResult:
                 if bad:
                     keep(grid_fail, {"eps0": e, "n": n, "alpha": a, "5.9": s(lo9), "5.10": s(lo10)})
     ok = sym_ok and not negatives and jensen_invalid and not grid_fail and zero_at_E1
-    return ClaimResult(
-        claim_id="THESIS-Cor5.3.2",
-        source="thesis Ch. 5, Cor 5.3.2, eq. (5.10), and the argument before it (after (5.9))",
-        statement="(5.10) eps(alpha) >= log(1 + C(alpha,2)(E-1)^2/(nE))/(alpha-1) because the odd central "
-                  "moments of Bin(n, 1/(E+1)) are >= 0. Printed justification (Jensen for x^i) is invalid for odd i; "
-                  "the claim holds by the multinomial expansion with non-negative Bernoulli central moments (p <= 1/2).",
+    return CLAIM.result(
         verdict="erratum" if ok else "refuted",
-        key_figure=(f"{count} exact odd central moments (n <= {N_MAX}, i = 3..15, 7 values of E): "
-                    f"{len(negatives)} negative; Jensen argument gives E[(k-np)^3] >= 0 also for Bin(1, 2/3), "
-                    f"where it is {jensen_cex}; (5.9) >= (5.10) on {grid} grid points"),
+        key_figure=f"{count} exact odd central moments (n <= {N_MAX}, i = 3..15, 7 values of E): "
+                   f"{len(negatives)} negative; Jensen argument gives E[(k-np)^3] >= 0 also for Bin(1, 2/3), "
+                   f"where it is {jensen_cex}; (5.9) >= (5.10) on {grid} grid points",
         evidence={"sympy_bernoulli_identities_hold": sym_ok, "moments_checked": count,
                   "negative_moments": negatives, "all_odd_moments_zero_at_p_half": zero_at_E1,
                   "smallest_positive_moment": None if smallest_positive is None else

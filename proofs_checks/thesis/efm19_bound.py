@@ -1,7 +1,7 @@
 """[EFM19, Remark 1] as quoted in thesis (5.8): eps(alpha) = 2 alpha e^{4 eps0}(E-1)^2/n, any alpha > 1.
 
 Checked against the same exact instances as ``thesis_thm531_upper`` (integer and real orders).
-Also the thesis' comparison (line ~8305): after log(1+x) <= x, (5.5) linearised is
+Also the thesis' comparison (Sec. 5.3, after Remark 5.3.3): after log(1+x) <= x, (5.5) linearised is
 2 alpha (E-1)^2/n, so (5.8)/((5.5) linearised) = e^{4 eps0} exactly (checked symbolically).
 """
 
@@ -10,11 +10,22 @@ from __future__ import annotations
 import mpmath
 import sympy as sp
 from bcdp.claims import ClaimResult
+from bcdp.claims.registry import ClaimSpec
 from bcdp.shuffle import bounds as sb
 
 from .._common import keep
 from ._shuffle_common import s
 from ._shuffle_instances import exact_rows
+
+CLAIM = ClaimSpec(
+    id="THESIS-eq5.8-EFM19",
+    paper="thesis",
+    group="shuffle",
+    where="eq. (5.8), Sec. 5.3 ([EFM19, Remark 1]) and the comparison with Cor 5.3.1 after it",
+    statement="2 alpha e^{4 eps0}(E-1)^2/n >= exact RDP (578 instances); e^{4 eps0} times the linearised "
+              "(5.5) (sympy).",
+    expected="confirmed",
+)
 
 
 def check() -> ClaimResult:
@@ -34,14 +45,10 @@ def check() -> ClaimResult:
     ratio = sp.simplify((2 * a * E ** 4 * (E - 1) ** 2 / n) / (4 * sp.binomial(a, 2) * (E - 1) ** 2 / n / (a - 1)))
     ratio_ok = sp.simplify(ratio - E ** 4) == 0
     ok = not viol and ratio_ok
-    return ClaimResult(
-        claim_id="THESIS-eq5.8-EFM19",
-        source="thesis Ch. 5, eq. (5.8) ([EFM19, Remark 1]) and the comparison with Cor 5.3.1 after it",
-        statement="eps(alpha) = 2 alpha e^{4 eps0}(e^{eps0}-1)^2/n bounds the RDP of the shuffle model for any alpha > 1; "
-                  "it is e^{4 eps0} times the linearised (5.5).",
+    return CLAIM.result(
         verdict="confirmed" if ok else "refuted",
-        key_figure=(f"{count} exact instances: {len(viol)} violations; min (5.8)/exact {s(min_ratio[0], 4)}; "
-                    f"ratio to linearised (5.5) = e^(4 eps0): {ratio_ok}"),
+        key_figure=f"{count} exact instances: {len(viol)} violations; min (5.8)/exact {s(min_ratio[0], 4)}; "
+                   f"ratio to linearised (5.5) = e^(4 eps0): {ratio_ok}",
         evidence={"instances": count, "violations": viol,
                   "min_ratio_bound_over_exact": {**min_ratio[1], "ratio": s(min_ratio[0], 6)},
                   "ratio_to_linearised_5.5": str(ratio), "ratio_is_e^(4 eps0)": ratio_ok},

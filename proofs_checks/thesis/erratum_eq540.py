@@ -6,7 +6,7 @@ D' = 0^{n-1}1, k = number of ones in the shuffled output, p = 1/(E+1):
 M(D)(k) = C(n,k) p^k (1-p)^{n-k},
 M(D')(k) = (1-p) C(n-1,k-1) p^{k-1} (1-p)^{n-k} + p C(n-1,k) p^k (1-p)^{n-k-1}.
 
-Printed (line ~9870): "M(D)(k)/M(D')(k) - 1 = ... = ((e^{2 eps0} - 1)/(n e^{eps0}))(k - n/(e^{eps0}+1))";
+Printed (Sec. 5.3.4, proof of Thm 5.3.3): "M(D)(k)/M(D')(k) - 1 = ... = ((e^{2 eps0} - 1)/(n e^{eps0}))(k - n/(e^{eps0}+1))";
 the printed intermediate steps (k/n (1-p)/p + (n-k)/n p/(1-p) - 1) compute M(D')/M(D) - 1, which
 is what the rest of the proof uses (E_{k~M(D)}[(M(D')/M(D))^alpha]).  Checked: sympy residual of
 the corrected identity is 0 and of the printed one is not; exact Fractions for E in {2, 3/2, 5, 7/3},
@@ -19,9 +19,21 @@ from fractions import Fraction
 from math import comb
 
 from bcdp.claims import ClaimResult
+from bcdp.claims.registry import ClaimSpec
 from bcdp.shuffle.symbolic import ratio_identity_540
 
 from .._common import keep
+
+CLAIM = ClaimSpec(
+    id="THESIS-eq5.40",
+    paper="thesis",
+    group="shuffle",
+    where="eq. (5.40) in the proof of Thm 5.3.3, Sec. 5.3.4",
+    statement="Printed M(D)/M(D') - 1 = ((E^2-1)/(nE))(k - n/(E+1)); true for M(D')/M(D) - 1 (sympy; 360 "
+              "exact points).",
+    expected="erratum",
+    erratum="E-Thesis-5.40",
+)
 
 
 def laws(n: int, k: int, E: Fraction) -> tuple[Fraction, Fraction]:
@@ -58,16 +70,11 @@ def check() -> ClaimResult:
     printed_wrong = sym["residual_printed"] != 0 and printed_fail > 0
     ok = correct_ok and printed_wrong
     cex = sym["printed_counterexample"]
-    return ClaimResult(
-        claim_id="THESIS-eq5.40",
-        source="thesis Ch. 5, Sec. 5.3.4 (proof of Thm 5.3.3), eq. (5.40)",
-        statement="Printed: M(D)(k)/M(D')(k) - 1 = ((E^2-1)/(nE))(k - n/(E+1)) for shuffled 2RR, D = 0^n, "
-                  "D' = 0^{n-1}1. Corrected: M(D')(k)/M(D)(k) - 1 = ((E^2-1)/(nE))(k - n/(E+1)) "
-                  "(the ratio the proof then uses).",
+    return CLAIM.result(
         verdict="erratum" if ok else "refuted",
-        key_figure=(f"corrected identity: sympy residual 0, {points} exact points, {len(correct_fail)} failures; "
-                    f"printed side fails at {printed_fail}/{points} (n=2, k=0, E=2: printed LHS "
-                    f"{cex['printed_lhs']}, affine {cex['affine_rhs']})"),
+        key_figure=f"corrected identity: sympy residual 0, {points} exact points, {len(correct_fail)} failures; "
+                   f"printed side fails at {printed_fail}/{points} (n=2, k=0, E=2: printed LHS "
+                   f"{cex['printed_lhs']}, affine {cex['affine_rhs']})",
         evidence={"sympy_residual_corrected": str(sym["residual_correct"]),
                   "sympy_residual_printed": str(sym["residual_printed"]),
                   "counterexample_n2_k0_E2": {k: str(v) for k, v in cex.items()},

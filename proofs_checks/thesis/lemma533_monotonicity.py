@@ -14,9 +14,20 @@ from fractions import Fraction
 
 import numpy as np
 from bcdp.claims import ClaimResult
+from bcdp.claims.registry import ClaimSpec
 
 from .._common import keep
 from ._shuffle_common import exact_api, s
+
+CLAIM = ClaimSpec(
+    id="THESIS-Lemma5.3.3",
+    paper="thesis",
+    group="shuffle",
+    where="Lemma 5.3.3, eq. (5.26), Sec. 5.3.2; proof App. D.3.3",
+    statement="Removing a common record never decreases E_{M(D')}[(M(D)/M(D'))^alpha] (291 exact removals, "
+              "incl. non-LDP removed rows).",
+    expected="confirmed",
+)
 
 SEED = 5333
 N_INSTANCES = 30
@@ -50,11 +61,7 @@ def check() -> ClaimResult:
                     keep(viol, {"E": str(E), "kernel": [[str(x) for x in r] for r in kernel], "D": list(D),
                                 "Dprime": list(Dp), "i": i, "alpha": a, "full": s(full), "removed": s(red)})
                 ties += full == red
-    return ClaimResult(
-        claim_id="THESIS-Lemma5.3.3",
-        source="thesis Ch. 5, Lemma 5.3.3, eq. (5.26); proof App. D.3.3",
-        statement="For any i in [n-1], removing record i from both neighbouring datasets does not decrease "
-                  "E_{M(D')}[(M(D)/M(D'))^alpha].",
+    return CLAIM.result(
         verdict="confirmed" if not viol else "refuted",
         key_figure=f"{count} exact removals (seed {SEED}): {len(viol)} violations, {ties} ties",
         evidence={"removals": count, "seed": SEED, "violations": viol, "exact_ties": ties},

@@ -18,11 +18,22 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 from bcdp.claims import ClaimResult
+from bcdp.claims.registry import ClaimSpec
 from bcdp.shuffle import bounds as sb
 
 from .._common import keep
 from ._shuffle_common import exact_api, s
 from .thm544_ternary import ternary_moment
+
+CLAIM = ClaimSpec(
+    id="THESIS-Lemma5.4.1",
+    paper="thesis",
+    group="subsampled",
+    where="Lemma 5.4.1, Sec. 5.4.1 ([WBK19] Prop. 16 and eq. (9))",
+    statement="Lemma 5.4.1 with the exact zeta of a kernel >= the exact subsampled RDP sup (45 cases; ties "
+              "at alpha = 2).",
+    expected="confirmed",
+)
 
 SEED = 5441
 
@@ -74,14 +85,10 @@ def check() -> ClaimResult:
                                 (min_ratio is None or bound / ex < min_ratio[0]):
                             min_ratio = (bound / ex, rec)
     ok = not viol
-    return ClaimResult(
-        claim_id="THESIS-Lemma5.4.1",
-        source="thesis Ch. 5, Lemma 5.4.1 ([WBK19, Proposition 16 and Eq. (9)])",
-        statement="If the shuffle of k reports is zeta-ternary-|chi|^lambda-DP, the k-of-n subsampled shuffle has "
-                  "eps(alpha) <= log(1 + sum_{lambda=2}^alpha C(alpha,lambda) gamma^lambda zeta(lambda)^lambda)/(alpha-1).",
+    return CLAIM.result(
         verdict="confirmed" if ok else "refuted",
-        key_figure=(f"{count} (kernel, k, n, alpha) cases with exact zeta and exact subsampled sup: {len(viol)} violations; "
-                    f"{ties} exact ties (alpha = 2, equal to 45 digits); min bound/exact otherwise {s(min_ratio[0], 4)}"),
+        key_figure=f"{count} (kernel, k, n, alpha) cases with exact zeta and exact subsampled sup: {len(viol)} violations; "
+                   f"{ties} exact ties (alpha = 2, equal to 45 digits); min bound/exact otherwise {s(min_ratio[0], 4)}",
         evidence={"cases": count, "seed": SEED, "violations": viol, "ties": ties, "tie_examples": tie_examples,
                   "min_ratio": {**min_ratio[1], "ratio": s(min_ratio[0], 6)}},
     )

@@ -13,11 +13,22 @@ from fractions import Fraction
 
 import mpmath
 from bcdp.claims import ClaimResult
+from bcdp.claims.registry import ClaimSpec
 from bcdp.shuffle import bounds as sb
 
 from .._common import keep
 from ._shuffle_common import exact_api, s
 from ._shuffle_instances import REAL_ALPHAS, eps0_of, kary_instances
+
+CLAIM = ClaimSpec(
+    id="THESIS-Rem5.3.2",
+    paper="thesis",
+    group="shuffle",
+    where="Remark 5.3.2, eq. (5.6), Sec. 5.3 ([EH14, Cor 2])",
+    statement="(5.6) convex interpolation of (5.4) at real alpha >= exact (156 real-order instances); "
+              "convexity of (alpha-1)D_alpha on exact 2RR values.",
+    expected="confirmed",
+)
 
 
 def check() -> ClaimResult:
@@ -56,14 +67,10 @@ def check() -> ClaimResult:
                         if f[0] + f[2] - 2 * f[1] < -mpmath.mpf(10) ** -40:
                             keep(conv_fail, {"eps0": str(e), "n": n, "direction": direction, "j": j})
     ok = not viol and not conv_fail
-    return ClaimResult(
-        claim_id="THESIS-Rem5.3.2",
-        source="thesis Ch. 5, Remark 5.3.2, eq. (5.6) ([EH14, Cor 2])",
-        statement="For real alpha > 1, eps(alpha) <= [a(floor(alpha)-1) eps(floor(alpha)) + (1-a)(ceil(alpha)-1) "
-                  "eps(ceil(alpha))]/(alpha-1), a = ceil(alpha) - alpha, applied to (5.4).",
+    return CLAIM.result(
         verdict="confirmed" if ok else "refuted",
-        key_figure=(f"{count} exact real-order instances: {len(viol)} violations (min ratio {s(min_ratio[0], 4)}); "
-                    f"convexity of (alpha-1)D_alpha: {conv_count - len(conv_fail)}/{conv_count} second differences >= 0"),
+        key_figure=f"{count} exact real-order instances: {len(viol)} violations (min ratio {s(min_ratio[0], 4)}); "
+                   f"convexity of (alpha-1)D_alpha: {conv_count - len(conv_fail)}/{conv_count} second differences >= 0",
         evidence={"instances": count, "violations": viol,
                   "min_ratio_bound_over_exact": {**min_ratio[1], "ratio": s(min_ratio[0], 6)},
                   "convexity_points": conv_count, "convexity_failures": conv_fail},

@@ -16,10 +16,21 @@ from fractions import Fraction
 
 import mpmath
 from bcdp.claims import ClaimResult
+from bcdp.claims.registry import ClaimSpec
 from bcdp.shuffle import bounds as sb
 
 from .._common import keep
 from ._shuffle_common import exact_api, s
+
+CLAIM = ClaimSpec(
+    id="THESIS-Rem5.3.7",
+    paper="thesis",
+    group="shuffle",
+    where="Remarks 5.3.3 and 5.3.7, Sec. 5.3",
+    statement="Gaps: (5.5)/(5.10) -> 4E, (5.4)/(5.10) -> 2E, -> E/(1-gamma) with a small Chernoff gamma "
+              "(Remark 5.3.3); exact 2RR/(5.10) -> 1 (n = 1e6..1e12).",
+    expected="confirmed",
+)
 
 
 def check() -> ClaimResult:
@@ -49,11 +60,7 @@ def check() -> ClaimResult:
             if abs(v / sb.cor532_lower(10 ** 6, em, 2) - 1) > mpmath.mpf(10) ** -3:
                 keep(bad, rows[-1])
     ok = not bad
-    return ClaimResult(
-        claim_id="THESIS-Rem5.3.7",
-        source="thesis Ch. 5, Remark 5.3.7 and Remark 5.3.3",
-        statement="(5.5)/(5.10) = 4E asymptotically; (5.4) vs the lower bound: 2E with gamma = 1/2, -> E with an "
-                  "optimised Chernoff parameter.",
+    return CLAIM.result(
         verdict="confirmed" if ok else "refuted",
         key_figure=f"ratios at n = 1e12 match 4E, 2E, E/(1-gamma) to 1e-4 (alpha = 2), 1e-3 (alpha = 4) at {len(rows) - 4 - len(bad)}/8 points; "
                    f"exact 2RR / (5.10) -> 1",

@@ -35,15 +35,35 @@ import mpmath
 import numpy as np
 from bcdp.accounting import subsampling as sr
 from bcdp.claims import ClaimResult
+from bcdp.claims.registry import ClaimSpec
 
 from .._common import keep
 from ._shuffle_common import exact_api, s
 
+CLAIM = ClaimSpec(
+    id="THESIS-Sec5.5-subsampled-RDP",
+    paper="thesis",
+    group="numerics",
+    where="Sec. 5.5, the subsampled curves of Fig. 5.5 (\"our RDP + [WBK19, ZW19]\"); [WBK19] Thm 9; [ZW19] "
+          "Thm 6",
+    statement="[WBK19 Thm 9] with the exact shuffled RDP as its base bounds the k-of-n uniformly subsampled "
+              "shuffle. The Poisson-subsampled shuffle is the Bin(n, gamma) mixture of the uniform ones "
+              "(identity (*), exact). The thesis' \"replacement RDP + [ZW19 Thm 6]\" route for Fig 5.5 is "
+              "not a valid bound",
+    expected="erratum",
+    also_checked_in=(
+        "`tests/accounting/test_subsampled_rdp.py`",
+        "`bcdp.accounting.subsampling`",
+    ),
+    status="erratum",
+    erratum="E-Thesis-Fig55-ZW19",
+)
+
 SEED = 5505
 ALPHAS = (2, 3, 4)
 TOL = mpmath.mpf(10) ** -40
-PROVENANCE_CAVEAT = ("[WBK19 Thm 9] and [ZW19 Thm 6] are not in the project's source papers "
-                     "(/work/shared/papers/); bcdp.accounting.subsampling.wbk19_thm9 / zw19_thm6 were written from "
+PROVENANCE_CAVEAT = ("[WBK19 Thm 9] and [ZW19 Thm 6] are not among the project's source papers; "
+                     "bcdp.accounting.subsampling.wbk19_thm9 / zw19_thm6 were written from "
                      "memory of the published statements, not checked against the original PDFs.  Part D's "
                      "erratum (and part B's confirmation) hold for the formulas as implemented; a transcription "
                      "error in zw19_thm6 would change part D.")
@@ -165,19 +185,12 @@ def check() -> ClaimResult:
         verdict = "refuted"
     else:
         verdict = "erratum" if zw_count else "confirmed"
-    return ClaimResult(
-        claim_id="THESIS-Sec5.5-subsampled-RDP",
-        source="thesis Ch. 5 Sec. 5.5 lines 11100-11132 (Fig. 5.5: our RDP + [WBK19, ZW19]); [WBK19 Thm 9]; "
-               "[ZW19 Thm 6]",
-        statement="[WBK19 Thm 9] with the exact shuffled RDP as base bounds the k-of-n uniformly subsampled "
-                  "shuffle; the Poisson-subsampled shuffle is the Bin(n, gamma) mixture of the uniform ones "
-                  "(identity (*)); the thesis' 'replacement RDP + [ZW19]' Poisson combination is not a valid "
-                  "bound (ZW19 is for add/remove neighbours, under which the shuffle is not RDP).",
+    return CLAIM.result(
         verdict=verdict,
-        key_figure=(f"(*) exact on {ident_cases} pair cases ({ident_viol} mismatches); WBK19 >= exact on "
-                    f"{wbk_cases - len(wbk_viol)}/{wbk_cases}; mixture route >= exact on "
-                    f"{pois_cases - len(pois_viol)}/{pois_cases}; replacement-base ZW19 violated on "
-                    f"{zw_count}/{zw_cases}; WBK19 twins rejected {twin_rejections}"),
+        key_figure=f"(*) exact on {ident_cases} pair cases ({ident_viol} mismatches); WBK19 >= exact on "
+                   f"{wbk_cases - len(wbk_viol)}/{wbk_cases}; mixture route >= exact on "
+                   f"{pois_cases - len(pois_viol)}/{pois_cases}; replacement-base ZW19 violated on "
+                   f"{zw_count}/{zw_cases}; WBK19 twins rejected {twin_rejections}",
         evidence={"provenance_caveat": PROVENANCE_CAVEAT,
                   "seed": SEED, "identity_cases": ident_cases, "identity_mismatches": ident_viol,
                   "wbk19_cases": wbk_cases, "wbk19_violations": wbk_viol,

@@ -10,12 +10,22 @@ from __future__ import annotations
 
 import mpmath
 from bcdp.claims import ClaimResult
-from bcdp.core.errors import InvalidInputError
+from bcdp.claims.registry import ClaimSpec
 from bcdp.shuffle import bounds as sb
 
 from .._common import keep
 from ._shuffle_common import exact_api, s
 from ._shuffle_instances import exact_rows
+
+CLAIM = ClaimSpec(
+    id="THESIS-Thm5.3.2",
+    paper="thesis",
+    group="shuffle",
+    where="Thm 5.3.2, eq. (5.7), Sec. 5.3; proof Sec. 5.3.1.2 with Thm 5.3.6",
+    statement="(5.7) >= exact RDP at integer and real alpha > 1 (596 instances); printed 'alpha >= 1' is "
+              "vacuous at 1.",
+    expected="confirmed",
+)
 
 
 def check() -> ClaimResult:
@@ -46,14 +56,10 @@ def check() -> ClaimResult:
         except sb.InvalidInputError:
             alpha_one_refused = True
     ok = not viol and alpha_one_refused
-    return ClaimResult(
-        claim_id="THESIS-Thm5.3.2",
-        source="thesis Ch. 5, Thm 5.3.2, eq. (5.7); proof Sec. 5.3.1.2 with Thm 5.3.6 (App. D.2.2)",
-        statement="For any discrete eps0-LDP randomizer and real alpha > 1: eps(alpha) <= log(e^{alpha^2 (E-1)^2/nbar} "
-                  "+ e^{eps0 alpha - (n-1)/(8E)})/(alpha-1) (printed 'alpha >= 1'; vacuous at alpha = 1).",
+    return CLAIM.result(
         verdict="confirmed" if ok else "refuted",
-        key_figure=(f"{count} exact instances ({real_count} at real orders): {len(viol)} violations; min (5.7)/exact "
-                    f"{s(min_ratio[0], 4)}; (5.7) > eps0 at {n_over}"),
+        key_figure=f"{count} exact instances ({real_count} at real orders): {len(viol)} violations; min (5.7)/exact "
+                   f"{s(min_ratio[0], 4)}; (5.7) > eps0 at {n_over}",
         evidence={"instances": count, "real_order_instances": real_count, "violations": viol,
                   "min_ratio_bound_over_exact": {**min_ratio[1], "ratio": s(min_ratio[0], 6)},
                   "bound_exceeds_eps0_count": n_over, "alpha_1_refused": alpha_one_refused},

@@ -20,10 +20,25 @@ from fractions import Fraction
 
 import mpmath
 from bcdp.claims import ClaimResult
+from bcdp.claims.registry import ClaimSpec
 from bcdp.shuffle import bounds as sb
 
 from .._common import keep
 from ._shuffle_common import EQ_TOL, exact_api, rel_diff, s
+
+CLAIM = ClaimSpec(
+    id="THESIS-Thm5.3.3",
+    paper="thesis",
+    group="shuffle",
+    where="Thm 5.3.3, eq. (5.9), Sec. 5.3; proof Sec. 5.3.4",
+    statement="(5.9) (exact binomial central moments) equals the exact 2RR D_alpha(M(D')||M(D)), D = 0^n, D' "
+              "= 0^{n-1}1, at 214 points (n to 1e5); n, not nbar (nbar reading exceeds eps0); the reverse "
+              "direction is larger (up to x6.5); swapped twin rejected.",
+    expected="confirmed",
+    also_checked_in=(
+        "`tests/shuffle/test_shuffle_bounds.py`",
+    ),
+)
 
 EPS = (Fraction(1, 10), Fraction(1, 2), Fraction(1), Fraction(2), Fraction(3))
 NS = (1, 2, 3, 6, 10, 40, 1000, 10000, 100000)
@@ -81,16 +96,11 @@ def check() -> ClaimResult:
                         keep(twin_over_eps0, {"n": n, "eps0": str(e), "alpha": a, "twin": s(tw)})
     twins = {"533_swapped": not swapped_equal, "533_nbar": not nbar_equal and bool(twin_over_eps0)}
     ok = not eq_fail and not reverse_not_larger and all(twins.values()) and all(n1_symmetric)
-    return ClaimResult(
-        claim_id="THESIS-Thm5.3.3",
-        source="thesis Ch. 5, Thm 5.3.3, eq. (5.9); proof Sec. 5.3.4",
-        statement="eps(alpha) >= log(1 + C(alpha,2)(E-1)^2/(nE) + sum_{i>=3} C(alpha,i)((E^2-1)/(nE))^i "
-                  "E[(k - n/(E+1))^i])/(alpha-1), k ~ Bin(n, 1/(E+1)); equal to D_alpha(M(D')||M(D)) for shuffled "
-                  "2RR, D = 0^n, D' = 0^{n-1}1 (n, not nbar).",
+    return CLAIM.result(
         verdict="confirmed" if ok else "refuted",
-        key_figure=(f"(5.9) = exact DprimeD at {points - len(eq_fail)}/{points} points (max rel. diff "
-                    f"{s(max_err, 3)}); reverse direction larger for all n >= 2, by up to x{s(max_rev_ratio[0], 4)}; "
-                    f"twins rejected: {twins}"),
+        key_figure=f"(5.9) = exact DprimeD at {points - len(eq_fail)}/{points} points (max rel. diff "
+                   f"{s(max_err, 3)}); reverse direction larger for all n >= 2, by up to x{s(max_rev_ratio[0], 4)}; "
+                   f"twins rejected: {twins}",
         evidence={"points": points, "eps0": [str(e) for e in EPS], "n": list(NS), "alpha": list(ALPHAS),
                   "equality_failures": eq_fail, "max_relative_difference": s(max_err, 3),
                   "reverse_direction_not_larger": reverse_not_larger,

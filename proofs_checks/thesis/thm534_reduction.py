@@ -16,9 +16,19 @@ from math import comb
 
 import numpy as np
 from bcdp.claims import ClaimResult
+from bcdp.claims.registry import ClaimSpec
 
 from .._common import keep
 from ._shuffle_common import exact_api, s
+
+CLAIM = ClaimSpec(
+    id="THESIS-Thm5.3.4",
+    paper="thesis",
+    group="shuffle",
+    where="Thm 5.3.4, eq. (5.12), Sec. 5.3.1.1; proof Sec. 5.3.2 (Lemmas 5.3.1-5.3.3, Cor 5.3.3)",
+    statement="Reduction (5.12) in exact Fractions on 120 random LDP instances; mixture (5.19) valid.",
+    expected="confirmed",
+)
 
 SEED = 5304
 N_INSTANCES = 40
@@ -61,14 +71,10 @@ def check() -> ClaimResult:
             elif min_slack is None or rhs / lhs < min_slack[0]:
                 min_slack = (rhs / lhs, rec)
     ok = not viol and not mix_fail
-    return ClaimResult(
-        claim_id="THESIS-Thm5.3.4",
-        source="thesis Ch. 5, Thm 5.3.4, eq. (5.12); proof Sec. 5.3.2 (Lemmas 5.3.1-5.3.3, Cor 5.3.3)",
-        statement="E_{M(D')}[(M(D)/M(D'))^alpha] <= E_{m~Bin(n-1, e^-eps0)} E_m with E_m the special-case moment on "
-                  "m+1 records (m copies of d'_n plus d_n vs m+1 copies of d'_n).",
+    return CLAIM.result(
         verdict="confirmed" if ok else "refuted",
-        key_figure=(f"{count} exact instances (Fractions; seed {SEED}): {len(viol)} violations; "
-                    f"min RHS/LHS {s(min_slack[0], 8)}"),
+        key_figure=f"{count} exact instances (Fractions; seed {SEED}): {len(viol)} violations; "
+                   f"min RHS/LHS {s(min_slack[0], 8)}",
         evidence={"instances": count, "seed": SEED, "violations": viol, "mixture_5.19_failures": mix_fail,
                   "min_slack": {**min_slack[1], "rhs_over_lhs": s(min_slack[0], 10)}},
     )

@@ -17,12 +17,23 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 from bcdp.claims import ClaimResult
+from bcdp.claims.registry import ClaimSpec
 from bcdp.shuffle import bounds as sb
 from bcdp.shuffle.symbolic import chi_square_lemma535
 
 from .._common import keep
 from ._shuffle_common import exact_api, s
 from ._shuffle_instances import eps0_of
+
+CLAIM = ClaimSpec(
+    id="THESIS-Thm5.3.5",
+    paper="thesis",
+    group="shuffle",
+    where="Thms 5.3.5 and 5.3.6, Sec. 5.3.1; Lemmas 5.3.4 and 5.3.5, Sec. 5.3.3",
+    statement="Special-case moments <= (5.13) and (5.16) (1536 exact); equality at alpha = 2 for 2RR; Lemma "
+              "5.3.4(2) variance identity; Lemma 5.3.5 chi^2 <= (E-1)^2/E (sympy vertex value, exact pairs).",
+    expected="confirmed",
+)
 
 SEED = 5335
 
@@ -82,16 +93,11 @@ def check() -> ClaimResult:
     sym = chi_square_lemma535()
     sym_ok = sym["vertex_residual"] == 0 and sym["rr_residual"] == 0
     ok = not (viol535 or viol536 or var_fail or chi_fail or eq_fail) and sym_ok
-    return ClaimResult(
-        claim_id="THESIS-Thm5.3.5",
-        source="thesis Ch. 5, Thm 5.3.5 (5.13), Thm 5.3.6 (5.16), Lemma 5.3.4(2) (5.34), Lemma 5.3.5 (5.39)",
-        statement="For special pairs on m records the alpha-moment is <= 1 + C(alpha,2)(E-1)^2/(mE) + sum_{i>=3} "
-                  "C(alpha,i) i Gamma(i/2)((E^2-1)^2/(2mE^2))^{i/2} and <= exp(alpha^2 (E-1)^2/m); chi^2 <= (E-1)^2/E "
-                  "with equality for 2RR, so (5.13) is attained at alpha = 2.",
+    return CLAIM.result(
         verdict="confirmed" if ok else "refuted",
-        key_figure=(f"{count} exact special-case moments: {len(viol535)} above (5.13), {len(viol536)} above (5.16); "
-                    f"2RR alpha = 2 equality at {eq_points - len(eq_fail)}/{eq_points}; chi^2 <= (E-1)^2/E on "
-                    f"{chi_pairs} LDP pairs (max ratio {s(max_chi_ratio, 6)}); sympy vertex value = (E-1)^2/E: {sym_ok}"),
+        key_figure=f"{count} exact special-case moments: {len(viol535)} above (5.13), {len(viol536)} above (5.16); "
+                   f"2RR alpha = 2 equality at {eq_points - len(eq_fail)}/{eq_points}; chi^2 <= (E-1)^2/E on "
+                   f"{chi_pairs} LDP pairs (max ratio {s(max_chi_ratio, 6)}); sympy vertex value = (E-1)^2/E: {sym_ok}",
         evidence={"moments": count, "seed": SEED, "violations_5.13": viol535, "violations_5.16": viol536,
                   "variance_identity_failures": var_fail, "chi_square_failures": chi_fail,
                   "max_chi_square_over_bound": s(max_chi_ratio, 10), "rr_equality_failures": eq_fail,

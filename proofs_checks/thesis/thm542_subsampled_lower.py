@@ -16,11 +16,22 @@ from fractions import Fraction
 
 import mpmath
 from bcdp.claims import ClaimResult
+from bcdp.claims.registry import ClaimSpec
 from bcdp.shuffle import bounds as sb
 
 from .._common import keep
 from ._shuffle_common import EQ_TOL, exact_api, rel_diff, s
 from ._shuffle_instances import eps0_of
+
+CLAIM = ClaimSpec(
+    id="THESIS-Thm5.4.2",
+    paper="thesis",
+    group="subsampled",
+    where="Thm 5.4.2, Sec. 5.4",
+    statement="Subsampled lower bound equals the exact subsampled 2RR D_alpha(M_s(D')||M_s(D)) with k (84 "
+              "points); kbar reading exceeds eps0; swapped twin rejected.",
+    expected="confirmed",
+)
 
 CASES = ((10, 4), (20, 5), (12, 12), (30, 1), (60, 20), (150, 30), (40, 39))
 
@@ -58,15 +69,10 @@ def check() -> ClaimResult:
                             keep(kbar_over_eps0, {"E": str(E), "n": n, "k": k, "alpha": a, "twin": s(tw), "eps0": s(e)})
     twins = {"542_kbar": not kbar_eq, "542_swapped": not swapped_eq}
     ok = not eq_fail and all(twins.values())
-    return ClaimResult(
-        claim_id="THESIS-Thm5.4.2",
-        source="thesis Ch. 5, Thm 5.4.2 (Sec. 5.4)",
-        statement="eps(alpha) >= log(1 + C(alpha,2) gamma^2 (E-1)^2/(kE) + sum_{j>=3} C(alpha,j) gamma^j ((E^2-1)/(kE))^j "
-                  "E[(m - k/(E+1))^j])/(alpha-1), m ~ Bin(k, 1/(E+1)); equal to D_alpha(M_s(D')||M_s(D)) for subsampled "
-                  "2RR, D = 0^n, D' = 0^{n-1}1 (k, not kbar).",
+    return CLAIM.result(
         verdict="confirmed" if ok else "refuted",
-        key_figure=(f"{points - len(eq_fail)}/{points} points equal to the exact subsampled value (rel. tol 1e-45); "
-                    f"forward direction larger at {fwd_larger}/{points}; twins rejected: {twins}"),
+        key_figure=f"{points - len(eq_fail)}/{points} points equal to the exact subsampled value (rel. tol 1e-45); "
+                   f"forward direction larger at {fwd_larger}/{points}; twins rejected: {twins}",
         evidence={"points": points, "cases_(n,k)": [list(c) for c in CASES], "equality_failures": eq_fail,
                   "forward_larger_count": fwd_larger, "twin_swapped_equal_at": swapped_eq,
                   "twin_kbar_equal_at": kbar_eq, "twin_kbar_exceeds_eps0": kbar_over_eps0, "twins_rejected": twins},

@@ -15,12 +15,22 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 from bcdp.claims import ClaimResult
-from bcdp.core.errors import ValidityConditionError
+from bcdp.claims.registry import ClaimSpec
 from bcdp.shuffle import bounds as sb
 
 from .._common import keep
 from ._shuffle_common import exact_api, s
 from ._shuffle_instances import eps0_of
+
+CLAIM = ClaimSpec(
+    id="THESIS-Thm5.4.4",
+    paper="thesis",
+    group="subsampled",
+    where="Thm 5.4.4, eq. (5.43), Sec. 5.4.1; Thm 5.4.6, Sec. 5.4.2",
+    statement="Ternary |chi|^lambda moments (max over all triples of last values, exact) <= (5.43); special "
+              "triples <= Thm 5.4.6 (56 cases).",
+    expected="confirmed",
+)
 
 SEED = 5344
 
@@ -85,15 +95,10 @@ def check() -> ClaimResult:
         except sb.ValidityConditionError:
             cond = True
     ok = not viol543 and not viol546 and cond
-    return ClaimResult(
-        claim_id="THESIS-Thm5.4.4",
-        source="thesis Ch. 5, Thm 5.4.4 eq. (5.43) and Thm 5.4.6 (Sec. 5.4.2)",
-        statement="zeta(lambda)^lambda <= 4(E-1)^2/(kbar E) + (E-1/E)^lambda e^{-(k-1)/(8E)} (lambda = 2), "
-                  "lambda Gamma(lambda/2)(2(E^2-1)^2/(kbar E^2))^{lambda/2} + (E-1/E)^lambda e^{-(k-1)/(8E)} otherwise; "
-                  "special triples on m records: the same without the tail, with m for kbar.",
+    return CLAIM.result(
         verdict="confirmed" if ok else "refuted",
-        key_figure=(f"{count} (kernel, k, lambda) cases, max over all triples of last values: {len(viol543)} above "
-                    f"(5.43), {len(viol546)} special-case violations; min (5.43)/exact {s(min_ratio[0], 4)}"),
+        key_figure=f"{count} (kernel, k, lambda) cases, max over all triples of last values: {len(viol543)} above "
+                   f"(5.43), {len(viol546)} special-case violations; min (5.43)/exact {s(min_ratio[0], 4)}",
         evidence={"cases": count, "seed": SEED, "violations_5.43": viol543, "violations_thm546": viol546,
                   "min_ratio": {**min_ratio[1], "ratio": s(min_ratio[0], 6)}, "k_lt_2_refused": cond},
     )

@@ -69,30 +69,32 @@ PAPERS: dict[str, Paper] = {p.key: p for p in (
           "arXiv:2209.04053", "partial DP paper", "Partial DP paper"),
     Paper("thesis", "A. M. Girgis", "Renyi Differential Privacy of the Shuffled Model",
           "Chapter 5 of a PhD thesis on communication-privacy-utility trade-offs in distributed "
-          "learning (University of California)", "", "thesis", "Renyi DP of the shuffle model (thesis Ch. 5)"),
+          "learning (University of California)", "",
+          "Girgis PhD thesis, Ch. 5 (\"Renyi Differential Privacy of the Shuffled Model\")",
+          "Renyi DP of the shuffle model (thesis Ch. 5)"),
 )}
 
-#: The subsections of the theory index, per paper, in order.
-GROUPS: dict[str, tuple[str, ...]] = {
-    "bcdp": (
-        "Notions and their relations (Sec. 2-3, App. A.1-A.3, A.6)",
-        "From coordinate DP to BCDP, and the c-allocation (Sec. 3.4, Sec. 4, App. A.4-A.5, B.2)",
-        "Mechanisms and least squares (Sec. 4-5, App. B-C)",
-        "Beyond the paper",
-    ),
-    "partial_dp": (
-        "Overview (Sec. 1, Table 1)",
-        "Definitions and basic properties (Sec. 2)",
-        "Answering query workloads (Sec. 4)",
-        "Histograms and heavy hitters (Sec. 5, App. A.1-A.2)",
-        "Robust learning of halfspaces (Sec. 6)",
-        "Assumptions about the adversary (Sec. 7.1)",
-    ),
-    "thesis": (
-        "RDP of the shuffled model (Sec. 5.3)",
-        "RDP of the subsampled shuffled model (Sec. 5.4)",
-        "Numerical results, baselines and conversions (Sec. 5.5)",
-    ),
+#: The subsections of the theory index, per paper, in order: short key -> title.
+GROUPS: dict[str, dict[str, str]] = {
+    "bcdp": {
+        "notions": "Notions and their relations (Sec. 2-3, App. A.1-A.3, A.6)",
+        "allocation": "From coordinate DP to BCDP, and the c-allocation (Sec. 3.4, Sec. 4, App. A.4-A.5, B.2)",
+        "mechanisms": "Mechanisms and least squares (Sec. 4-5, App. B-C)",
+        "beyond": "Beyond the paper",
+    },
+    "partial_dp": {
+        "overview": "Overview (Sec. 1, Table 1)",
+        "basics": "Definitions and basic properties (Sec. 2)",
+        "workloads": "Answering query workloads (Sec. 4)",
+        "histograms": "Histograms and heavy hitters (Sec. 5, App. A.1-A.2)",
+        "halfspaces": "Robust learning of halfspaces (Sec. 6)",
+        "adversary": "Assumptions about the adversary (Sec. 7.1)",
+    },
+    "thesis": {
+        "shuffle": "RDP of the shuffled model (Sec. 5.3)",
+        "subsampled": "RDP of the subsampled shuffled model (Sec. 5.4)",
+        "numerics": "Numerical results, conversions and baselines (Sec. 5.4-5.5)",
+    },
 }
 
 
@@ -100,8 +102,9 @@ GROUPS: dict[str, tuple[str, ...]] = {
 class ClaimSpec:
     """One claim: what is claimed, where, and what its check is expected to find.
 
-    ``where`` locates the claim in ``PAPERS[paper]`` (section, theorem, equation; other works it
-    relies on).  ``expected`` is the verdict of its check (a change is a finding), or for claims
+    ``group`` is a key of ``GROUPS[paper]`` (the subsection of the index).  ``where`` locates the
+    claim in ``PAPERS[paper]`` (section, theorem, equation; other works it relies on).
+    ``expected`` is the verdict of its check (a change is a finding), or for claims
     checked only by tests and tables one of :data:`EXPECTED_KINDS`.  ``also_checked_in`` lists
     further places (tests, tables, library functions) in Markdown; ``status`` is the status text
     of the index (defaults to ``expected``); ``erratum`` is the entry id in the project's errata
@@ -195,10 +198,12 @@ def _registered() -> tuple[Registered, ...]:
 
 
 def registered() -> list[Registered]:
-    """Every declared claim with its module, in index order (paper, group, natural order of id)."""
+    """Every declared claim with its module, in index order: paper, group, the first section the
+    citation names (:func:`location_key`), then the natural order of the ids."""
     papers, groups = list(PAPERS), {p: list(g) for p, g in GROUPS.items()}
     return sorted(_registered(), key=lambda r: (papers.index(r.spec.paper),
                                                 groups[r.spec.paper].index(r.spec.group),
+                                                location_key(r.spec.where),
                                                 natural_key(r.spec.id)))
 
 
@@ -211,6 +216,18 @@ def spec_by_id(claim_id: str) -> ClaimSpec:
         if r.spec.id == claim_id:
             return r.spec
     raise KeyError(claim_id)
+
+
+def location_key(where: str) -> tuple[int, ...]:
+    """(3, 1) for the first "Sec. 3.1" named in ``where``; appendices ("App. B.2") after all
+    sections; no location last."""
+    sec = re.search(r"Sec\.\s*(\d+(?:\.\d+)*)", where)
+    if sec:
+        return tuple(int(x) for x in sec.group(1).split("."))
+    app = re.search(r"App\.\s*([A-Z])((?:\.\d+)*)", where)
+    if app:
+        return (100 + ord(app.group(1)) - ord("A"),) + tuple(int(x) for x in app.group(2).split(".")[1:])
+    return (1000,)
 
 
 def natural_key(text: str) -> tuple:
