@@ -114,7 +114,7 @@ def verdict(ok: bool) -> str:
 
 
 def example1_mechanism(a: Fraction, b: Fraction, c: Fraction) -> Mechanism:
-    """Example 1's table (paper line ~508) as a mechanism on SQUARE: (x1, x2) = (0, 0) -> a,
+    """Example 1's table (BCDP paper, Sec. 3.3) as a mechanism on SQUARE: (x1, x2) = (0, 0) -> a,
     (1, 0) -> b, (0, 1) -> 0, (1, 1) -> c for P{M(x) = 1 | x} (see bcdp.bayesian.examples)."""
     return examples.example1_mechanism(a, b, c)[0]
 

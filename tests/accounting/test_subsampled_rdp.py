@@ -189,7 +189,7 @@ def test_thm541_poisson_float_matches_mpmath_mixture():
 
 
 def test_check_accepts_sound_routes_rejects_twins_and_zw19_reading():
-    from bcdp.checks.thesis_subsampled_rdp_transforms import check
+    from bcdp.checks.thesis.subsampled_rdp_transforms import check
 
     r = check()
     assert r.verdict == "erratum", r.key_figure

@@ -212,7 +212,7 @@ def test_mmean_ldp_is_c_d_and_rr_cdp_is_c_in_original_order(channel):
 
 
 def test_check_module_runs_and_confirms():
-    from bcdp.checks.thm2_privacy_enumeration import evaluate
+    from bcdp.checks.bcdp.thm2_privacy_enumeration import evaluate
     rec = evaluate(3, "rr", Prior.correlated_bits(3, 1, values=(-1, 1)), ["0.2", "0.2", "2"], "2",
                    Fraction(1), Fraction(1), (-1, 1))
     assert rec["ties"] == [0, 1] and rec["ties_exact_at_120dps"] and not rec["violation"]

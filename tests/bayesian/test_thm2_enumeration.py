@@ -9,7 +9,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from bcdp.checks.thm2_privacy_enumeration import (
+from bcdp.checks.bcdp.thm2_privacy_enumeration import (
     SEED,
     correlated_instances,
     random_prior_instances,

@@ -16,7 +16,7 @@ import mpmath
 import pytest
 import sympy
 from bcdp import Mechanism
-from bcdp.checks._pdp_cdp_common import (
+from bcdp.checks.partial_dp._cdp_common import (
     parallel_rr,  # builds the input only; expected values stay closed forms
 )
 from bcdp.core.errors import FloatRefusedError, InvalidInputError
@@ -309,7 +309,7 @@ def test_bad_twin_additive_triangle_fails_on_gaussian_chain():
 
 def test_bad_twin_linear_prop8_fails_on_sum_mechanism():
     """Prop. 8 needs d^2: rho <= d eps0^2 / 2 (linear in d) is violated by a sum mechanism."""
-    from bcdp.checks._pdp_cdp_common import sum_mechanism
+    from bcdp.checks.partial_dp._cdp_common import sum_mechanism
     d = 3
     mech = sum_mechanism(d, 2, lambda t: F(1, 2 ** (t * t)))
     eps0 = per_attribute_cdp_epsilon(mech, 1, d)

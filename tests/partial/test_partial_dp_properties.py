@@ -11,7 +11,7 @@ import itertools
 from fractions import Fraction
 
 from bcdp import INFINITY, Mechanism
-from bcdp.checks.pdp_composition import le, mul, parallel, rmax, sequential
+from bcdp.checks.partial_dp.composition import le, mul, parallel, rmax, sequential
 from bcdp.partial.pure import (
     dataset_domain,
     hamming,

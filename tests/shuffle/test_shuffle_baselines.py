@@ -27,7 +27,7 @@ from fractions import Fraction
 
 import mpmath
 import pytest
-from bcdp.checks.baseline_clones_and_kov import bf_clone_pair, half_unit, hockey
+from bcdp.checks.thesis.baseline_clones_and_kov import bf_clone_pair, half_unit, hockey
 from bcdp.core.errors import ValidityConditionError
 from bcdp.shuffle.baselines import (
     advanced_composition,

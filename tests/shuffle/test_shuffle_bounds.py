@@ -275,7 +275,7 @@ def test_bound_chain(n, e, a):
 # -- bad twins (each rejected by the computation its check uses) ----------------------------------
 
 def test_bad_twins_rejected():
-    from bcdp.checks import _shuffle_common as tw
+    from bcdp.checks.thesis import _shuffle_common as tw
     from bcdp.shuffle import exact as se
 
     with mpmath.workdps(DPS):
