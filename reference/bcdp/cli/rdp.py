@@ -1,4 +1,4 @@
-"""`bcdp rdp shuffle` and `bcdp rdp to-dp`: the RDP of n shuffled eps0-LDP reports (thesis Ch. 5).
+"""``bcdp rdp shuffle`` and ``bcdp rdp to-dp``: the RDP of n shuffled eps0-LDP reports (thesis Ch. 5).
 
 Curve sources (``--exact`` or ``--bound NAME``):
 * ``exact`` - the exact RDP of shuffled binary randomized response: the supremum over all
@@ -7,12 +7,26 @@ Curve sources (``--exact`` or ``--bound NAME``):
 * a bound of bcdp.shuffle.bounds, by its short name (aliases below) or registry name.
 Integer-only bounds are extended to real alpha by the convexity interpolation (5.6) where the
 thesis allows it (Thm 5.3.1); lower bounds at non-integer alpha are reported as null.
+
+``to-dp`` composes the curve over T rounds (RDP composition, Mironov 2017 Prop. 1) and converts it
+to (eps, delta) with a certified conversion of :mod:`bcdp.accounting.conversion`.
 """
 
 from __future__ import annotations
 
+import argparse
+import json
 import math
 from typing import Any
+
+from bcdp.core.errors import EXIT_OK, InvalidInputError
+
+#: builtin exceptions this command reports as bad input (exit 2), besides every BcdpError: number
+#: parsing (float(), int()) and the input checks of bcdp.shuffle.exact / bcdp.shuffle.bounds that
+#: still raise ValueError / TypeError / ArithmeticError, as the command has always reported them.
+BAD_INPUT: tuple[type[Exception], ...] = (ValueError, TypeError, ArithmeticError)
+
+EXACT_N_LIMIT = 200_000  # `bcdp rdp shuffle --exact` above this needs --allow-slow
 
 ALIASES = {
     "thm5.3.1": "thm531_upper", "cor5.3.1": "cor531_upper", "thm5.3.2": "thm532_upper",
@@ -25,7 +39,7 @@ CURVE_BOUNDS = ("thm531_upper", "cor531_upper", "thm532_upper", "efm19_upper", "
 def resolve_bound(name: str) -> str:
     key = ALIASES.get(name, name)
     if key not in CURVE_BOUNDS:
-        raise ValueError(f"unknown bound {name!r}; known: {', '.join(list(ALIASES) + list(CURVE_BOUNDS))}")
+        raise InvalidInputError(f"unknown bound {name!r}; known: {', '.join(list(ALIASES) + list(CURVE_BOUNDS))}")
     return key
 
 
@@ -47,7 +61,7 @@ def bound_value(key: str, n: int, eps0: str, alpha: float) -> float | None:
         return float(sb.thm533_lower(n, eps0, a)) if integer else None
     if key == "cor532_lower":
         return float(sb.cor532_lower(n, eps0, a)) if integer else None
-    raise ValueError(key)
+    raise AssertionError(f"bound {key!r} has no evaluator")  # unreachable: resolve_bound checked it
 
 
 def shuffle_curve(n: int, eps0: str, alphas: list[float], bound: str | None) -> dict[str, Any]:
@@ -88,10 +102,10 @@ def to_dp(n: int, eps0: str, delta: str, rounds: int, bound: str | None, method:
 
     curve = shuffle_curve(n, eps0, [float(a) for a in orders], bound)
     if bound is not None and resolve_bound(bound) in ("thm533_lower", "cor532_lower"):
-        raise ValueError("a lower bound cannot be converted to an (eps, delta) guarantee")
+        raise InvalidInputError("a lower bound cannot be converted to an (eps, delta) guarantee")
     pts = [(p["alpha"], p["epsilon"]) for p in curve["curve"] if p["epsilon"] not in (None, "inf")]
     if not pts:
-        raise ValueError("no finite RDP value on the chosen orders")
+        raise InvalidInputError("no finite RDP value on the chosen orders")
     # the 50-digit values are enclosed with a relative margin of 1e-12 (they are float roundings of
     # mpmath values accurate to >= 1e-40; the margin covers the float rounding)
     cert = [mpmath.iv.mpf([v * (1 - 1e-12), v * (1 + 1e-12)]) for _, v in pts]
@@ -100,3 +114,82 @@ def to_dp(n: int, eps0: str, delta: str, rounds: int, bound: str | None, method:
     return {"n": n, "eps0": float(eps0), "delta": float(delta), "rounds": rounds, "method": method,
             "source": curve["source"], "epsilon": res.epsilon_certified_upper, "alpha_star": res.alpha_star,
             "conversion_source": res.source}
+
+
+def add_parser(subparsers: Any) -> None:
+    p = subparsers.add_parser("rdp", help="Renyi DP of the shuffle model (thesis Ch. 5)")
+    rsub = p.add_subparsers(dest="rdp_command", required=True)
+    r = rsub.add_parser("shuffle", help="RDP curve of n shuffled eps0-LDP reports")
+    r.add_argument("--n", type=int, required=True)
+    r.add_argument("--eps0", required=True)
+    r.add_argument("--alpha", required=True, help="comma-separated orders > 1, e.g. 2,3,4.5,64")
+    g = r.add_mutually_exclusive_group()
+    g.add_argument("--bound", help="a bound: thm5.3.1, cor5.3.1, thm5.3.2, efm19, lower5.3.3, lower5.3.2")
+    g.add_argument("--exact", action="store_true", help="exact sup over all neighbouring pairs (default)")
+    r.add_argument("--allow-slow", action="store_true",
+                   help=f"allow --exact for n > {EXACT_N_LIMIT} (minutes per order)")
+    r.add_argument("--json", action="store_true")
+    r = rsub.add_parser("to-dp", help="compose over T rounds and convert to (eps, delta), certified")
+    r.add_argument("--n", type=int, required=True)
+    r.add_argument("--eps0", required=True)
+    r.add_argument("--delta", required=True)
+    r.add_argument("--rounds", type=int, default=1)
+    r.add_argument("--orders", help="comma-separated integer orders (default 2..64)")
+    r.add_argument("--method", default="cks", choices=["cks", "mironov", "asoodeh"])
+    r.add_argument("--allow-slow", action="store_true", help=f"allow --exact for n > {EXACT_N_LIMIT}")
+    g = r.add_mutually_exclusive_group()
+    g.add_argument("--bound")
+    g.add_argument("--exact", action="store_true")
+    r.add_argument("--json", action="store_true")
+
+
+def parse_alphas(text: str) -> list[float]:
+    """Comma-separated orders, each a finite number > 1."""
+    out = []
+    for part in text.split(","):
+        a = float(part)
+        if not math.isfinite(a) or a <= 1:
+            raise InvalidInputError(f"alpha must be a finite number > 1, got {part!r}")
+        out.append(a)
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    return run_shuffle(args) if args.rdp_command == "shuffle" else run_to_dp(args)
+
+
+def run_shuffle(args: argparse.Namespace) -> int:
+    if args.n < 1:
+        raise InvalidInputError("n must be >= 1")
+    eps0 = str(args.eps0)
+    if not float(eps0) >= 0:
+        raise InvalidInputError("eps0 must be >= 0")
+    exact = args.exact or not args.bound
+    if exact and args.n > EXACT_N_LIMIT and not args.allow_slow:
+        raise InvalidInputError(f"the exact supremum over all neighbouring pairs searches every configuration of "
+                                f"the other n - 1 users (about 10 minutes per order at n = 1e6); n = {args.n} > "
+                                f"{EXACT_N_LIMIT}: pass --allow-slow to run it anyway, or use --bound NAME")
+    out = shuffle_curve(args.n, eps0, parse_alphas(args.alpha), None if exact else args.bound)
+    if args.json:
+        print(json.dumps(out, indent=2))
+    else:
+        print(f"n = {out['n']}, eps0 = {out['eps0']}: {out['source']}")
+        for p in out["curve"]:
+            extra = f"  pair {p['pair']}" if "pair" in p else ""
+            print(f"  alpha = {p['alpha']:<8g} epsilon = {p['epsilon']}{extra}")
+    return EXIT_OK
+
+
+def run_to_dp(args: argparse.Namespace) -> int:
+    orders = [int(a) for a in args.orders.split(",")] if args.orders else list(range(2, 65))
+    if (args.exact or not args.bound) and args.n > EXACT_N_LIMIT and not args.allow_slow:
+        raise InvalidInputError(f"the exact supremum over all pairs is slow for n = {args.n} > {EXACT_N_LIMIT} "
+                                f"(minutes per order): pass --allow-slow, or use --bound NAME")
+    out = to_dp(args.n, str(args.eps0), str(args.delta), args.rounds,
+                None if args.exact or not args.bound else args.bound, args.method, orders)
+    if args.json:
+        print(json.dumps(out, indent=2))
+    else:
+        print(f"n = {out['n']}, eps0 = {out['eps0']}, T = {out['rounds']}, delta = {out['delta']}: "
+              f"epsilon <= {out['epsilon']!r} (alpha* = {out['alpha_star']}, {out['method']})")
+    return EXIT_OK

@@ -1,8 +1,9 @@
 """Regenerated tables (CSV + Markdown) and the registry behind ``bcdp tables``.
 
 Each table is a function returning a :class:`Table`; :data:`REGISTRY` maps its name to it.  The
-committed files in ``tables/`` are golden outputs: ``tests/test_tables_golden.py`` regenerates every
-table and fails when code and files disagree.
+committed files in ``tables/`` are golden outputs: ``tests/repro/test_tables_golden.py`` regenerates
+every table and fails when code and files disagree.  They ship inside the package as the data package
+``bcdp.golden`` (pyproject ``package-dir``), found by :func:`golden_dir` wherever bcdp is installed.
 """
 
 from __future__ import annotations
@@ -10,8 +11,9 @@ from __future__ import annotations
 import csv
 import io
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from bcdp.bayesian.examples import (
     example1_mechanism,
@@ -28,6 +30,9 @@ from bcdp.bayesian.notions import (
 from bcdp.core.numbers import to_fraction
 from bcdp.core.spaces import Prior, compose
 from bcdp.partial.table1 import table as table_partial_dp_table1
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 
 @dataclass
@@ -292,14 +297,32 @@ def texts_match(golden: str, fresh: str, rtol: float) -> bool:
                                     for r, s in zip(g, f))
 
 
-def compare_with_golden(names: list[str] | None, golden_dir: Path) -> dict[str, str]:
+#: the data package holding the golden copies of ``tables/`` (mapped to that directory in pyproject.toml)
+GOLDEN_PACKAGE = "bcdp.golden"
+
+
+def golden_dir() -> Traversable:
+    """The golden tables shipped with the installed package (``tables/`` of the repository).
+
+    Read through :mod:`importlib.resources`, so the answer does not depend on the current directory:
+    a wheel install finds its own copies, an editable install the repository's ``tables/``.
+    """
+    try:
+        return resources.files(GOLDEN_PACKAGE)
+    except ModuleNotFoundError as exc:
+        raise ModuleNotFoundError(
+            f"the golden tables are not installed (no package {GOLDEN_PACKAGE}); install bcdp with "
+            f"`pip install .` or `pip install -e .` from the repository") from exc
+
+
+def compare_with_golden(names: list[str] | None, golden_dir: Path | Traversable) -> dict[str, str]:
     """Regenerate and compare with files in ``golden_dir``: name -> 'match' | 'differs' | 'missing'."""
     status = {}
     for name in names or list(REGISTRY):
         table = REGISTRY[name]()
         for fname, text in table.files().items():
             path = golden_dir / fname
-            if not path.exists():
+            if not path.is_file():
                 status[fname] = "missing"
             else:
                 status[fname] = "match" if texts_match(path.read_text(), text, table.numeric_rtol) else "differs"

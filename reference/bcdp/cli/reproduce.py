@@ -1,0 +1,106 @@
+"""``bcdp reproduce``: every claim check and every table at its quick default, then a summary.
+
+The claim checks are those of ``bcdp check``; the tables are regenerated into ``--out`` and compared
+with the golden copies shipped in the package (:func:`bcdp.repro.tables.golden_dir`, whatever the
+current directory; ``--golden DIR`` compares with another directory): the exact tables byte for
+byte (or within their stated tolerance), a quick slice of the Fig. 3 experiment (BCDP paper,
+App. B.1) trial by trial against the committed full run, and the thesis Ch. 5 figure data within a
+relative 1e-9.  Exit code 1 when anything differs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from bcdp.core.errors import EXIT_CHECK_FAILED, EXIT_OK
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
+
+#: builtin exceptions this command reports as bad input (exit 2); every BcdpError is bad input anyway
+BAD_INPUT: tuple[type[Exception], ...] = ()
+
+
+def add_parser(subparsers: Any) -> None:
+    p = subparsers.add_parser("reproduce", help="all checks and tables at their quick defaults")
+    p.add_argument("--out", default="bcdp-reproduce", help="where to write tables (default: ./bcdp-reproduce)")
+    p.add_argument("--golden", default=None,
+                   help="golden tables to compare with (default: the copies shipped in the package)")
+    p.add_argument("--fig3-trials", type=int, default=20, help="Fig. 3 trials per q in the quick run (default 20)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from bcdp.claims.runner import run_all
+    from bcdp.cli.check import check_table
+    from bcdp.repro.tables import REGISTRY, compare_with_golden, golden_dir, write_tables
+
+    print("== claim checks ==")
+    results = run_all()
+    print(check_table(results))
+    failed = [r for r in results if not r.passed]
+    print(f"\n== tables (written to {args.out}) ==")
+    written = write_tables(None, Path(args.out))
+    golden: Path | Traversable = golden_dir() if args.golden is None else Path(args.golden)
+    status = compare_with_golden(None, golden) if golden.is_dir() else {}
+    for path in written:
+        note = status.get(path.name, "no golden copy to compare")
+        print(f"  {path}  [{note}]")
+    fig3_status = reproduce_fig3(Path(args.out), golden, args.fig3_trials)
+    print(f"  fig3 ({args.fig3_trials} trials per q re-run): {fig3_status}")
+    if fig3_status.startswith("differs"):
+        status["fig3_trials.csv"] = "differs"
+    for fname, st in reproduce_shuffle(Path(args.out), golden).items():
+        print(f"  {Path(args.out) / fname}  [{st}]")
+        status[fname] = st if st != "no golden copy to compare" else "match"
+    differing = [k for k, v in status.items() if v != "match"]
+    print("\n== summary ==")
+    print(f"claim checks: {len(results) - len(failed)}/{len(results)} passed"
+          + (f" (failed: {', '.join(r.claim_id for r in failed)})" if failed else ""))
+    if status:
+        print(f"tables: {len(REGISTRY) + 2} regenerated (incl. fig3 slice, shuffle figures), {len(status) - len(differing)}/{len(status)} files "
+              f"matching the golden copies in {golden}"
+              + (f" (differ: {', '.join(differing)})" if differing else ""))
+    else:
+        print(f"tables: {len(REGISTRY)} regenerated ({golden} not found, nothing compared)")
+    ok = not failed and not differing
+    print("ALL PASSED" if ok else "SOME CHECKS FAILED")
+    return EXIT_OK if ok else EXIT_CHECK_FAILED
+
+
+def reproduce_fig3(out: Path, golden: Path | Traversable, trials: int) -> str:
+    """Quick Fig. 3 run; its trials must equal the first ones of the committed full run."""
+    from bcdp.repro.fig3 import write_fig3
+
+    write_fig3(out, trials=trials, seed=0, workers=2, progress=False)
+    gold = golden / "fig3_trials.csv"
+    if not gold.is_file():
+        return "no golden copy to compare"
+    fresh = list(csv.reader(io.StringIO((out / "fig3_trials.csv").read_text())))[1:]
+    committed = {(r[0], r[2]): r for r in list(csv.reader(io.StringIO(gold.read_text())))[1:]}
+    bad = 0
+    for row in fresh:
+        ref = committed.get((row[0], row[2]))
+        if ref is None or any(abs(float(a) - float(b)) > 1e-9 * abs(float(b)) for a, b in zip(row[3:], ref[3:])):
+            bad += 1
+    return "match" if bad == 0 else f"differs ({bad} of {len(fresh)} trials)"
+
+
+def reproduce_shuffle(out: Path, golden: Path | Traversable) -> dict[str, str]:
+    """Thesis Ch. 5 figures (about a minute); CSVs compared with the golden copies (rtol 1e-9)."""
+    from bcdp.repro.shuffle_figures import write_shuffle_figures
+    from bcdp.repro.tables import texts_match
+
+    result = {}
+    for path in write_shuffle_figures(out):
+        if path.suffix != ".csv":
+            continue
+        gold = golden / path.name
+        if not gold.is_file():
+            result[path.name] = "no golden copy to compare"
+        else:
+            result[path.name] = "match" if texts_match(gold.read_text(), path.read_text(), 1e-9) else "differs"
+    return result

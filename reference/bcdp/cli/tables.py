@@ -1,0 +1,56 @@
+"""``bcdp tables``: regenerate the golden tables (default: into ./tables).
+
+The exact tables are the registry of :mod:`bcdp.repro.tables`; ``fig3`` is the Monte Carlo
+experiment of the BCDP paper's App. B.1 (:mod:`bcdp.repro.fig3`) and ``shuffle`` the thesis Ch. 5
+figures (:mod:`bcdp.repro.shuffle_figures`).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from bcdp.core.errors import EXIT_OK, InvalidInputError
+
+#: builtin exceptions this command reports as bad input (exit 2); every BcdpError is bad input anyway
+BAD_INPUT: tuple[type[Exception], ...] = ()
+
+#: the tables that are not in the exact registry
+EXTRA_TABLES = ("fig3", "shuffle")
+
+
+def add_parser(subparsers: Any) -> None:
+    p = subparsers.add_parser("tables", help="regenerate tables")
+    p.add_argument("names", nargs="*", help="table names (default: all)")
+    p.add_argument("--out", default="tables", help="output directory (default: ./tables)")
+    p.add_argument("--trials", type=int, default=1000, help="fig3: trials per q (default 1000)")
+    p.add_argument("--seed", type=int, default=0, help="fig3: seed (default 0)")
+    p.add_argument("--workers", type=int, default=2, help="fig3: worker processes (default 2)")
+
+
+def run(args: argparse.Namespace) -> int:
+    from bcdp.repro.tables import REGISTRY, write_tables
+
+    known = list(REGISTRY) + list(EXTRA_TABLES)
+    unknown = [n for n in args.names if n not in known]
+    if unknown:
+        raise InvalidInputError(f"unknown table(s) {unknown}; known: {', '.join(known)}")
+    if args.trials < 1:
+        raise InvalidInputError("--trials must be >= 1")
+    names = args.names or known
+    exact = [n for n in names if n not in EXTRA_TABLES]
+    if exact:
+        for path in write_tables(exact, Path(args.out)):
+            print(f"wrote {path}")
+    if "fig3" in names:
+        from bcdp.repro.fig3 import write_fig3
+
+        for path in write_fig3(Path(args.out), trials=args.trials, seed=args.seed, workers=args.workers):
+            print(f"wrote {path}")
+    if "shuffle" in names:
+        from bcdp.repro.shuffle_figures import write_shuffle_figures
+
+        for path in write_shuffle_figures(Path(args.out)):
+            print(f"wrote {path}")
+    return EXIT_OK

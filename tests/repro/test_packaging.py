@@ -1,0 +1,123 @@
+"""The wheel is self-contained: golden tables, example inputs and the file format ship as data packages.
+
+``bcdp.golden`` is ``tables/`` and ``bcdp.data`` is ``docs/`` (pyproject ``package-dir``); the golden
+lookup of ``bcdp reproduce`` goes through :mod:`importlib.resources`, never through ``./tables`` of
+the current directory.  Checked three ways: the installed resources equal the repository files byte
+for byte; the package build (setuptools ``build_py``, the step that fills the wheel) puts them in
+place; and ``bcdp reproduce`` run from an unrelated directory compares against them.
+"""
+
+import shutil
+import subprocess
+import sys
+from importlib import resources
+from pathlib import Path
+
+import pytest
+from bcdp.cli import main
+from bcdp.repro import tables as tables_mod
+from bcdp.repro.tables import compare_with_golden, golden_dir
+
+REPO = Path(__file__).resolve().parents[2]
+TABLES = REPO / "tables"
+DOCS = REPO / "docs"
+#: what bcdp.data ships (pyproject package-data); the rest of docs/ stays in the repository
+DATA_FILES = ["file_format.md"] + [f"examples/{p.name}" for p in sorted((DOCS / "examples").glob("*.json"))]
+
+
+def test_packaged_golden_tables_equal_the_repository_files():
+    packaged = golden_dir()
+    repo_files = sorted(p.name for p in TABLES.iterdir() if p.is_file())
+    assert len(repo_files) >= 20 and "paper_examples.csv" in repo_files
+    for name in repo_files:
+        assert (packaged / name).read_bytes() == (TABLES / name).read_bytes(), name
+    assert {p.name for p in packaged.iterdir() if p.is_file()} >= set(repo_files)
+
+
+def test_packaged_docs_equal_the_repository_files():
+    packaged = resources.files("bcdp.data")
+    assert len(DATA_FILES) >= 4
+    for rel in DATA_FILES:
+        assert (packaged / rel).read_bytes() == (DOCS / rel).read_bytes(), rel
+
+
+def test_golden_comparison_does_not_read_the_current_directory(tmp_path, monkeypatch):
+    # a ./tables in the current directory with a wrong golden file must not matter
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "tables").mkdir()
+    (tmp_path / "tables" / "paper_examples.csv").write_text("not the golden table\n")
+    assert compare_with_golden(["paper_examples"], golden_dir()) == {
+        "paper_examples.csv": "match", "paper_examples.md": "match"}
+    # the comparison itself can fail: against the wrong copy it reports it
+    assert compare_with_golden(["paper_examples"], Path("tables"))["paper_examples.csv"] == "differs"
+
+
+@pytest.fixture
+def quick_reproduce(monkeypatch):
+    """``bcdp reproduce`` with the slow parts replaced: no claim checks, two exact tables, and the
+    Monte Carlo / figure writers replaced by copies of the repository's golden files."""
+    import bcdp.claims.runner
+    import bcdp.repro.fig3
+    import bcdp.repro.shuffle_figures
+
+    monkeypatch.setattr(bcdp.claims.runner, "run_all", lambda: [])
+    subset = {k: tables_mod.REGISTRY[k] for k in ("paper_examples", "correlated_prior_dependence")}
+    monkeypatch.setattr(tables_mod, "REGISTRY", subset)
+
+    def copy_golden(names):
+        def writer(out, **kwargs):
+            out.mkdir(parents=True, exist_ok=True)
+            return [Path(shutil.copy(TABLES / n, out / n)) for n in names]
+        return writer
+
+    monkeypatch.setattr(bcdp.repro.fig3, "write_fig3", copy_golden(["fig3_trials.csv"]))
+    shuffle_csvs = sorted(p.name for p in TABLES.glob("shuffle_*.csv"))
+    monkeypatch.setattr(bcdp.repro.shuffle_figures, "write_shuffle_figures", copy_golden(shuffle_csvs))
+    return len(shuffle_csvs)
+
+
+def test_reproduce_from_another_directory_compares_with_packaged_copies(tmp_path, monkeypatch, capsys,
+                                                                        quick_reproduce):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "tables").mkdir()
+    for name in ("paper_examples.csv", "fig3_trials.csv"):
+        (tmp_path / "tables" / name).write_text("not the golden table\n")
+    code = main(["reproduce", "--out", str(tmp_path / "out")])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    n_files = 4 + quick_reproduce  # two tables x (csv, md) and the shuffle CSVs
+    assert f"{n_files}/{n_files} files matching the golden copies in {golden_dir()}" in out
+    assert "fig3 (20 trials per q re-run): match" in out  # fig3 is counted only when it differs
+    assert "ALL PASSED" in out
+    # --golden still points elsewhere on request, and then the wrong copies are caught
+    code = main(["reproduce", "--out", str(tmp_path / "out"), "--golden", "tables"])
+    out = capsys.readouterr().out
+    assert code == 1 and "SOME CHECKS FAILED" in out
+    assert "(differ: paper_examples.csv, " in out and "fig3_trials.csv)" in out
+
+
+def test_package_build_contains_the_data(tmp_path):
+    """setuptools ``build_py`` (what ``pip wheel`` puts in the wheel) on a copy of the sources."""
+    pytest.importorskip("setuptools")
+    src = tmp_path / "src"
+    src.mkdir()
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(REPO / name, src / name)
+    skip = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for name in ("proofs_checks", "tables", "docs"):
+        shutil.copytree(REPO / name, src / name, ignore=skip)
+    # the package itself, without the development symlinks (checks, golden, data) a checkout may have
+    shutil.copytree(REPO / "reference", src / "reference", ignore=lambda d, names: [
+        n for n in names if n == "__pycache__" or (Path(d) / n).is_symlink()])
+    out = tmp_path / "lib"
+    subprocess.run([sys.executable, "-c", "from setuptools import setup; setup()", "-q", "build_py",
+                    "--build-lib", str(out)], cwd=src, check=True, capture_output=True, timeout=300)
+    for p in TABLES.iterdir():
+        if p.is_file():
+            assert (out / "bcdp" / "golden" / p.name).read_bytes() == p.read_bytes(), p.name
+    for rel in DATA_FILES:
+        assert (out / "bcdp" / "data" / rel).read_bytes() == (DOCS / rel).read_bytes(), rel
+    assert (out / "bcdp" / "checks" / "__init__.py").is_file()
+    assert (out / "bcdp" / "cli" / "main.py").is_file()
+    # only the documented data: the rest of docs/ stays out of the wheel
+    assert not (out / "bcdp" / "data" / "errata.md").exists()
