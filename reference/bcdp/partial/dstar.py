@@ -430,8 +430,9 @@ def _certify(model: LogMgf, rho: mpmath.mpf, grid: list, lam_hat: Any, unit: mpm
 def d_star(P: Sequence[Any], Q: Sequence[Any], rel_tol: Any = DEFAULT_REL_TOL, dps: int = DEFAULT_DPS,
            max_intervals: int = 4000, interval_verify: bool = True) -> Certified:
     """D*(P||Q) = sup_{lambda in (1, inf)} D_lambda(P||Q)/lambda (partial DP paper, arXiv:2209.04053,
-    Sec. 2, Def. 2; rho-zCDP of Bun and Steinke 2016 is D* <= rho) with a certified enclosure of relative width <= ``rel_tol`` (default 1e-30),
-    computed at ``dps`` >= 50 digits; see the module docstring for the method.  The supremum may
+    Sec. 2, Def. 2; rho-zCDP of Bun and Steinke 2016 is D* <= rho) as a
+    :class:`~bcdp.core.results.Certified` enclosure of relative width <= ``rel_tol`` (default
+    1e-30), computed at ``dps`` >= 50 digits; see the module docstring for the method.  The supremum may
     be the limit lambda -> 1+ (value KL), an interior maximum, and is never approached as
     lambda -> inf when D_inf is finite (D_lambda/lambda <= D_inf/lambda -> 0).
 
