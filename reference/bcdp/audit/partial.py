@@ -13,7 +13,7 @@ such as "1/3" are rationals).  The datasets may be every dataset of (X_1 x ... x
 subset of it; with a subset, only pairs of listed datasets are compared (neighbouring pairs whose
 partner is missing impose nothing), which is what :mod:`bcdp.partial.pure` does with ``inputs=``.
 
-Reported (partial DP paper, Ghazi-Kumar-Manurangsi-Steinke; every value exact, with a witness):
+Reported (partial DP paper, Ghazi-Kumar-Manurangsi-Steinke, arXiv:2209.04053; every value exact, with a witness):
 
 * ``per_attribute_epsilon``: eps0 of eps0-nabla0-DP (Def. 5 via Lemma 7: neighbours differ in one
   attribute of one record), and whether the Hamming-scaled condition of Def. 5 holds for all
@@ -25,7 +25,7 @@ Reported (partial DP paper, Ghazi-Kumar-Manurangsi-Steinke; every value exact, w
   of records, i.e. the tightest dissimilarity function the mechanism satisfies;
 * with ``concentrated=True`` (CLI ``--concentrated``): eps0 of eps0-nabla0-CDP (Def. 6) and rho of
   whole-record rho-zCDP (Def. 3), as certified enclosures [lower, upper] of D* = sup_lambda
-  D_lambda/lambda (:func:`bcdp.partial.concentrated.d_star`: 50-digit mpmath search, certificate
+  D_lambda/lambda (:func:`bcdp.partial.dstar.d_star`: 50-digit mpmath search, certificate
   re-checked with outward-rounded interval arithmetic), and Prop. 8's rho <= d^2 eps0^2 / 2.
 """
 

@@ -1,4 +1,4 @@
-"""Exact pure partial DP (Ghazi, Kumar, Manurangsi, Steinke) for finite mechanisms on datasets.
+"""Exact pure partial DP (Ghazi, Kumar, Manurangsi, Steinke, arXiv:2209.04053) for finite mechanisms on datasets.
 
 A dataset is n records of d attributes, attribute j taking values in a finite set X_j.  It is
 encoded as a point of the product of n*d coordinates, **record-major**: flat coordinate

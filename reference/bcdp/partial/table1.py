@@ -1,4 +1,4 @@
-"""Table 1 of the partial DP paper (Ghazi, Kumar, Manurangsi, Steinke), regenerated with sympy.
+"""Table 1 of the partial DP paper (Ghazi, Kumar, Manurangsi, Steinke, arXiv:2209.04053, Sec. 1.1), regenerated with sympy.
 
 Each sample complexity is derived from the error bound of the theorem it comes from: every term of
 the bound is set equal to the target error alpha (RMS error alpha means MSE alpha^2) and solved for
