@@ -23,9 +23,14 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 import mpmath as mp
 
+from bcdp.partial.heavy_hitters_algorithm import to_mpf
+
+# NOTE: importing this module sets the global mpmath precision to 40 digits (kept: the Thm 15 check
+# builds its module-level constants after importing it and relies on that precision).
 mp.mp.dps = 40
 
 LEVEL1 = ("00", "01", "10", "11")
@@ -39,14 +44,21 @@ class Params:
     b2: mp.mpf
 
 
+def _exact_params(eps: Any, nu: Any) -> tuple[mp.mpf, mp.mpf]:
+    """eps and nu as mpmath numbers; Python floats are refused (pass ints, Fractions, strings, mpf)."""
+    return to_mpf(eps, "eps"), to_mpf(nu, "nu")
+
+
 def printed_params(eps, nu, n) -> Params:
-    eps, nu = mp.mpf(eps), mp.mpf(nu)
+    """Constants printed in the proof of Thm 15 (App. A.1.3)."""
+    eps, nu = _exact_params(eps, nu)
     lam = 3 / eps
     return Params(lam, lam * mp.log(16 / nu), nu * n / 2, 2 / eps)
 
 
 def corrected_params(eps, nu, n) -> Params:
-    eps, nu = mp.mpf(eps), mp.mpf(nu)
+    """Corrected constants (``docs/errata.md`` E-PDP-Thm15): Lemma 28 at eps/2, stage 2 Lap(4/eps)."""
+    eps, nu = _exact_params(eps, nu)
     lam = (4 / eps) * (1 + 16 / (16 - nu))
     return Params(lam, lam * mp.log(16 / nu), nu * n / 2, 4 / eps)
 

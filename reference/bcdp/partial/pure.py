@@ -28,7 +28,7 @@ from fractions import Fraction
 from typing import Any, Callable, Hashable, Sequence
 
 from bcdp.core.divergences import max_column_ratio
-from bcdp.core.errors import InvalidInputError
+from bcdp.core.errors import FloatRefusedError, InvalidInputError
 from bcdp.core.numbers import INFINITY, to_fraction
 from bcdp.core.parameters import LogRatioParameter
 from bcdp.core.spaces import Mechanism, Point, ProductDomain
@@ -290,7 +290,7 @@ def _bound_ratio(value: Any, where: str) -> Fraction | float:
     elif value == INFINITY:
         return INFINITY
     elif isinstance(value, float):
-        raise InvalidInputError(f"eps_fn{where} returned a float {value!r}; give e^eps exactly "
+        raise FloatRefusedError(f"eps_fn{where} returned a float {value!r}; give e^eps exactly "
                                 "(int, Fraction, 'p/q', LogRatioParameter or INFINITY)")
     else:
         r = to_fraction(value, f"eps_fn{where}")
