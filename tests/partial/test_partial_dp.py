@@ -207,3 +207,16 @@ def test_validation_errors():
         dataset_domain([], 1)
     with pytest.raises(InvalidInputError, match="records"):
         dataset_domain([(0, 1)], 0)
+
+
+def test_float_bound_is_refused_as_a_float():
+    """nabla_dp_holds compares exactly: a float e^eps is refused with FloatRefusedError, while the same
+    value given exactly (the string '5/2' or Fraction(5, 2)) is decided."""
+    from bcdp.core.errors import FloatRefusedError
+
+    dom = dataset_domain([(0, 1)], 1)
+    mech = Mechanism(dom, (0, 1), ((Fraction(2, 3), Fraction(1, 3)), (Fraction(1, 3), Fraction(2, 3))))
+    with pytest.raises(FloatRefusedError):
+        nabla_dp_holds(mech, 1, 1, lambda r, s: 2.5)
+    assert nabla_dp_holds(mech, 1, 1, lambda r, s: "5/2").holds            # ratio 2 <= 5/2
+    assert not nabla_dp_holds(mech, 1, 1, lambda r, s: Fraction(3, 2)).holds  # ratio 2 > 3/2

@@ -348,7 +348,7 @@ def test_near_equal_rows_get_enough_digits(k):
 def test_interval_arithmetic_recheck_accepts_certificates_and_rejects_bad_ones():
     """d_star re-checks its certificate with mpmath.iv (outward rounding); the re-check must fail
     for an upper end below D* and for a lower end above it (so it can fail)."""
-    from bcdp.partial.concentrated import _verify_with_intervals
+    from bcdp.partial.dstar import _verify_with_intervals
     P, Q = (F(1, 100), F(99, 100)), (F(1, 10 ** 6), 1 - F(1, 10 ** 6))
     res = d_star(P, Q)
     assert res.interval_verified is True

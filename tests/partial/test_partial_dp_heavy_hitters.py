@@ -418,3 +418,39 @@ def test_thm16_printed_step_fails_at_digest_example():
 def test_packing_success_bound_closed_form():
     b = packing_success_bound(4, 1, Fraction(1, 10), 5)  # k = ceil(1.5) = 2
     assert sympy.simplify(b - 1 / (1 + 4 * sympy.exp(-2))) == 0
+
+
+def test_errors_are_bcdp_errors_and_validity_conditions_are_sharp():
+    """Bad parameters raise bcdp errors (InvalidInputError, a ValueError); Lemma 28's condition mu > 1
+    is a ValidityConditionError exactly at mu = 1 and holds just above, where the bound is the closed
+    form (2/lambda)(1 + 1/(1 - e^{-mu/lambda})) evaluated here independently at 60 digits."""
+    from bcdp.core.errors import ValidityConditionError
+
+    with pytest.raises(InvalidInputError):
+        hh_params(-1, 2, 1)
+    with pytest.raises(ValidityConditionError, match="mu > 1"):
+        lemma28_bound(hh_params(1, 1, 1))
+    just_above = Fraction(1) + Fraction(1, 10 ** 30)
+    got = lemma28_bound(hh_params(2, just_above, 1))
+    with mp.workdps(60):
+        mu = mp.mpf(just_above.numerator) / just_above.denominator
+        expected = (2 / mp.mpf(2)) * (1 + 1 / (1 - mp.exp(-mu / 2)))
+        assert abs(got - expected) < mp.mpf(10) ** -45 * expected
+    with pytest.raises(ValidityConditionError, match="Lemma 30"):
+        thm15_failure_bound(16, 1, "1/10", "1/10", 10, "corrected")  # n far below the Lemma 30 range
+
+
+def test_sampler_is_the_float_twin_of_the_exact_law():
+    """priv_heavy_hitter_sample takes floats (and numeric strings, through to_float_input); the exact
+    functions refuse the same float."""
+    data = np.zeros((3, 4), dtype=int)
+    rng = np.random.default_rng(1)
+    out_float = priv_heavy_hitter_sample(data, 1.0, 2.0, 1.0, rng, trials=2)
+    out_str = priv_heavy_hitter_sample(data, "1", "2", "1", rng, trials=2)
+    assert len(out_float) == len(out_str) == 2
+    with pytest.raises(InvalidInputError):
+        priv_heavy_hitter_sample(data, True, 2.0, 1.0, rng)
+    with pytest.raises(FloatRefusedError):
+        hh_params(1.0, 2, 1)
+    with pytest.raises(FloatRefusedError):
+        laplace_tail(0.5, 1)

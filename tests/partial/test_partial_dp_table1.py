@@ -97,3 +97,20 @@ def test_stage2_adds_at_most_two_over_b2():
     total, _ = max_log_ratio(x, xp, p)
     stage1, _ = max_log_ratio(x, xp, p, stage2=False)
     assert stage1 < total <= stage1 + 2 / p.b2
+
+
+def test_histogram_params_refuse_floats():
+    """The d = 4 module takes exact parameters (ints, Fractions, strings, mpf); a binary float such as
+    0.1 is refused, and the exact 1/10 gives the same constants as the 40-digit mpf 1/10."""
+    from fractions import Fraction
+
+    import pytest
+    from bcdp.core.errors import FloatRefusedError
+
+    with pytest.raises(FloatRefusedError):
+        printed_params(1, 0.1, 200)
+    with pytest.raises(FloatRefusedError):
+        corrected_params(1.0, Fraction(1, 10), 200)
+    with mp.workdps(40):
+        a, b = printed_params(1, Fraction(1, 10), 200), printed_params(1, mp.mpf(1) / 10, 200)
+        assert abs(a.mu - b.mu) < mp.mpf(10) ** -38 and a.lam == b.lam == 3

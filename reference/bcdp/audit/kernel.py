@@ -31,9 +31,11 @@ from bcdp.core.numbers import to_fraction
 from bcdp.core.spaces import Mechanism, Prior, ProductDomain
 
 
-def _hashable(value: Any) -> Any:
+def hashable_label(value: Any) -> Any:
+    """A decoded JSON label (input, output or attribute value) as a hashable value: lists become
+    tuples (recursively), JSON numbers (Decimal) become ints or floats (labels, not probabilities)."""
     if isinstance(value, list):
-        return tuple(_hashable(v) for v in value)
+        return tuple(hashable_label(v) for v in value)
     if isinstance(value, Decimal):  # a label, not a probability: keep it JSON-serialisable
         return int(value) if value == value.to_integral_value() else float(value)
     return value
@@ -89,8 +91,8 @@ def parse_audit_document(doc: Any) -> tuple[Mechanism, Prior | None]:
         raise InputFileError("'outputs' must be a non-empty list")
     if not isinstance(kernel, list):
         raise InputFileError("'kernel' must be a list of rows")
-    points = [tuple(_hashable(v) for v in x) for x in inputs]
-    outs = [_hashable(y) for y in outputs]
+    points = [tuple(hashable_label(v) for v in x) for x in inputs]
+    outs = [hashable_label(y) for y in outputs]
     if len(set(outs)) != len(outs):
         raise InputFileError("'outputs' lists a value twice")
     rows = parse_kernel_rows(kernel, len(outs), [f"input {list(x)}" for x in inputs], "inputs")

@@ -13,7 +13,7 @@ such as "1/3" are rationals).  The datasets may be every dataset of (X_1 x ... x
 subset of it; with a subset, only pairs of listed datasets are compared (neighbouring pairs whose
 partner is missing impose nothing), which is what :mod:`bcdp.partial.pure` does with ``inputs=``.
 
-Reported (partial DP paper, Ghazi-Kumar-Manurangsi-Steinke; every value exact, with a witness):
+Reported (partial DP paper, Ghazi-Kumar-Manurangsi-Steinke, arXiv:2209.04053; every value exact, with a witness):
 
 * ``per_attribute_epsilon``: eps0 of eps0-nabla0-DP (Def. 5 via Lemma 7: neighbours differ in one
   attribute of one record), and whether the Hamming-scaled condition of Def. 5 holds for all
@@ -25,7 +25,7 @@ Reported (partial DP paper, Ghazi-Kumar-Manurangsi-Steinke; every value exact, w
   of records, i.e. the tightest dissimilarity function the mechanism satisfies;
 * with ``concentrated=True`` (CLI ``--concentrated``): eps0 of eps0-nabla0-CDP (Def. 6) and rho of
   whole-record rho-zCDP (Def. 3), as certified enclosures [lower, upper] of D* = sup_lambda
-  D_lambda/lambda (:func:`bcdp.partial.concentrated.d_star`: 50-digit mpmath search, certificate
+  D_lambda/lambda (:func:`bcdp.partial.dstar.d_star`: 50-digit mpmath search, certificate
   re-checked with outward-rounded interval arithmetic), and Prop. 8's rho <= d^2 eps0^2 / 2.
 """
 
@@ -37,10 +37,11 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Sequence
 
-from bcdp.audit.kernel import _hashable, parse_kernel_rows, read_json_document
+from bcdp.audit.kernel import hashable_label, parse_kernel_rows, read_json_document
 from bcdp.core.errors import InputFileError, InvalidInputError
 from bcdp.core.numbers import INFINITY
 from bcdp.core.parameters import LogRatioParameter, ratio_at_most
+from bcdp.core.results import Certified, decide_le, jsonable
 from bcdp.core.spaces import Mechanism
 from bcdp.partial.pure import (
     dataset_domain,
@@ -51,6 +52,8 @@ from bcdp.partial.pure import (
 )
 
 _KEYS = {"n", "attributes", "datasets", "outputs", "kernel"}
+#: Interval precision (bits, about 60 digits) of the Prop. 8 bound of :func:`concentrated_report`.
+_BOUND_BITS = 220
 
 
 class PartialAudit:
@@ -61,18 +64,6 @@ class PartialAudit:
                  attributes: list[list[Any]], n_datasets: int) -> None:
         self.mechanism, self.n, self.d, self.inputs = mechanism, n, d, inputs
         self.attributes, self.n_datasets = attributes, n_datasets
-
-
-def _json_safe(value: Any) -> Any:
-    if isinstance(value, Fraction):
-        return str(value)
-    if isinstance(value, dict):
-        return {str(k): _json_safe(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_json_safe(v) for v in value]
-    if value == INFINITY:
-        return "inf"
-    return value
 
 
 def parse_partial_audit_document(doc: Any) -> PartialAudit:
@@ -97,7 +88,7 @@ def parse_partial_audit_document(doc: Any) -> PartialAudit:
     for k, ds in enumerate(datasets):
         if not isinstance(ds, list) or len(ds) != n or not all(isinstance(r, list) for r in ds):
             raise InputFileError(f"datasets[{k}] must be a list of n = {n} records (lists)")
-        rec = tuple(tuple(_hashable(v) for v in r) for r in ds)
+        rec = tuple(tuple(hashable_label(v) for v in r) for r in ds)
         lengths = {len(r) for r in rec}
         if len(lengths) != 1 or 0 in lengths:
             raise InputFileError(f"datasets[{k}]: records have lengths {sorted(lengths)}; all need d >= 1 values")
@@ -114,7 +105,7 @@ def parse_partial_audit_document(doc: Any) -> PartialAudit:
         attrs = doc["attributes"]
         if not isinstance(attrs, list) or len(attrs) != d or not all(isinstance(a, list) and a for a in attrs):
             raise InputFileError(f"'attributes' must list d = {d} non-empty value lists")
-        attributes = [[_hashable(v) for v in a] for a in attrs]
+        attributes = [[hashable_label(v) for v in a] for a in attrs]
         for j, a in enumerate(attributes):
             if len(set(a)) != len(a):
                 raise InputFileError(f"attributes[{j}] lists a value twice")
@@ -135,11 +126,11 @@ def parse_partial_audit_document(doc: Any) -> PartialAudit:
             attributes.append(seen)
     if not isinstance(outputs, list) or not outputs:
         raise InputFileError("'outputs' must be a non-empty list")
-    outs = [_hashable(y) for y in outputs]
+    outs = [hashable_label(y) for y in outputs]
     if len(set(outs)) != len(outs):
         raise InputFileError("'outputs' lists a value twice")
     rows_exact = [tuple(r) for r in parse_kernel_rows(
-        kernel, len(outs), [f"dataset {json.dumps(_json_safe(rec))}" for rec in recs], "datasets")]
+        kernel, len(outs), [f"dataset {json.dumps(jsonable(rec))}" for rec in recs], "datasets")]
     try:
         domain = dataset_domain(attributes, n)
     except InvalidInputError as exc:
@@ -158,7 +149,7 @@ def load_partial_audit_file(path: str | Path) -> PartialAudit:
 
 def _param_json(p: LogRatioParameter) -> dict[str, Any]:
     out = p.to_json()
-    out["witness"] = _json_safe(out["witness"])
+    out["witness"] = jsonable(out["witness"])
     return out
 
 
@@ -166,11 +157,8 @@ def concentrated_report(audit: PartialAudit, rel_tol: str = "1e-20") -> dict[str
     """Certified concentrated parameters (Defs. 3 and 6) with Prop. 8's concentrated half."""
     import mpmath
 
-    from bcdp.partial.concentrated import (
-        certainly_le,
-        per_attribute_cdp_epsilon,
-        whole_record_zcdp,
-    )
+    from bcdp.core.intervals import iv_precision, lower_end, upper_end
+    from bcdp.partial.concentrated import per_attribute_cdp_epsilon, whole_record_zcdp
 
     mech, n, d, inputs = audit.mechanism, audit.n, audit.d, audit.inputs
     eps0 = per_attribute_cdp_epsilon(mech, n, d, inputs, rel_tol=rel_tol)
@@ -187,23 +175,19 @@ def concentrated_report(audit: PartialAudit, rel_tol: str = "1e-20") -> dict[str
     def enc(e: Any) -> dict[str, Any]:
         lo, hi = outward(e.lower, -1), outward(e.upper, +1)
         w = None if e.witness is None else {k: e.witness[k] for k in ("x", "x_prime", "record", "hamming")}
-        return {"lower": lo, "upper": hi, "witness": _json_safe(w)}
+        return {"lower": lo, "upper": hi, "witness": jsonable(w)}
 
     if eps0.is_infinite:
         bound_hi: Any = INFINITY
         holds: bool | None = True
     else:
-        with mpmath.workdps(60):
-            bound_lo = mpmath.mpf(d) ** 2 * eps0.lower ** 2 / 2
-            bound_hi = mpmath.mpf(d) ** 2 * eps0.upper ** 2 / 2
-            if rho.is_infinite:
-                holds = False
-            elif certainly_le(rho, bound_lo):
-                holds = True
-            elif rho.lower > bound_hi:
-                holds = False
-            else:
-                holds = None   # equal within the enclosures: undecided, reported as null
+        # Prop. 8's bound d^2 eps0^2 / 2 over the eps0 enclosure, rounded outward (interval arithmetic)
+        with iv_precision(_BOUND_BITS) as iv:
+            lo_iv = iv.mpf(d) ** 2 * iv.mpf(eps0.lower) ** 2 / 2
+            hi_iv = iv.mpf(d) ** 2 * iv.mpf(eps0.upper) ** 2 / 2
+            bound = Certified(lower_end(lo_iv), upper_end(hi_iv), provenance="d^2 eps0^2 / 2, Prop. 8")
+        bound_hi = bound.upper
+        holds = decide_le(rho, bound)   # None: equal within the enclosures (undecided), reported as null
     return {"per_attribute_epsilon0": enc(eps0), "whole_record_rho": enc(rho),
             "prop8_rho_bound_upper": "inf" if bound_hi == INFINITY else mpmath.nstr(bound_hi, 30),
             "prop8_holds": holds, "applies": inputs is None,
@@ -224,15 +208,15 @@ def partial_audit_report(audit: PartialAudit, concentrated: bool = False) -> dic
     nabla = []
     for (ra, rb), (ratio, w) in sorted(profile.items(), key=lambda kv: repr(kv[0])):
         if repr(ra) < repr(rb) or (ra, rb) == (rb, ra):
-            nabla.append({"record": _json_safe(ra), "record_prime": _json_safe(rb),
+            nabla.append({"record": jsonable(ra), "record_prime": jsonable(rb),
                           **_param_json(LogRatioParameter(ratio, w))})
     report = {
-        "n": n, "d": d, "attributes": _json_safe(audit.attributes), "datasets": audit.n_datasets,
+        "n": n, "d": d, "attributes": jsonable(audit.attributes), "datasets": audit.n_datasets,
         "full_domain": inputs is None,
         "per_attribute_epsilon": {**_param_json(eps0),
                                   "hamming_scaled_holds": per_attr.record_scaled_holds,
                                   "hamming_scaled_all_pairs_holds": per_attr.all_pairs_scaled_holds,
-                                  "violation": _json_safe(per_attr.violation)},
+                                  "violation": jsonable(per_attr.violation)},
         "per_record_attribute": [[_param_json(p) for p in row] for row in matrix],
         "whole_record_epsilon": _param_json(whole),
         "prop8_bound": {"exact": str(prop8.exact), "float": "inf" if prop8.is_infinite else prop8.float,

@@ -1,4 +1,4 @@
-"""Thm 15 of the partial DP paper: the two-stage histogram (PrivHeavyHitter + Laplace counts), d = 4.
+"""Thm 15 of the partial DP paper (arXiv:2209.04053, Sec. 5, proof in App. A.1.3): the two-stage histogram (PrivHeavyHitter + Laplace counts), d = 4.
 
 Stage 1 (Alg. 2, d = 4): leaves L_{1} = ... = L_{4} = {0,1}; level 1 (tau_1 = tau) nodes {1,2}, {3,4}
 test the 4 candidates {0,1}o{0,1}; level 2 (tau_2 = tau + mu) node [4] tests L_{12} o L_{34}.  A
@@ -14,7 +14,7 @@ largest log-ratio over *all* outputs (transcript and released counts) is exact:
 (the Laplace density ratio sup is |Delta f|/b2, attained on a set of positive measure).  Evaluated
 with mpmath at 40 digits; reject probabilities are computed as Laplace CDFs directly (computing
 1 - P[accept] lost ~27 digits when the accept probability is 1 - e^{-63}/2).  Printed constants (proof A.1.3): lambda = 3/eps, mu = lambda log(16/nu),
-tau = nu n/2, b2 = 2/eps; the digest's correction: lambda = (4/eps)(1 + 16/(16 - nu)) (Lemma 28 at
+tau = nu n/2, b2 = 2/eps; the correction (``docs/errata.md`` E-PDP-Thm15): lambda = (4/eps)(1 + 16/(16 - nu)) (Lemma 28 at
 eps/2) and b2 = 4/eps.
 """
 
@@ -23,9 +23,14 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from dataclasses import dataclass
+from typing import Any
 
 import mpmath as mp
 
+from bcdp.partial.heavy_hitters_algorithm import to_mpf
+
+# NOTE: importing this module sets the global mpmath precision to 40 digits (kept: the Thm 15 check
+# builds its module-level constants after importing it and relies on that precision).
 mp.mp.dps = 40
 
 LEVEL1 = ("00", "01", "10", "11")
@@ -39,14 +44,21 @@ class Params:
     b2: mp.mpf
 
 
+def _exact_params(eps: Any, nu: Any) -> tuple[mp.mpf, mp.mpf]:
+    """eps and nu as mpmath numbers; Python floats are refused (pass ints, Fractions, strings, mpf)."""
+    return to_mpf(eps, "eps"), to_mpf(nu, "nu")
+
+
 def printed_params(eps, nu, n) -> Params:
-    eps, nu = mp.mpf(eps), mp.mpf(nu)
+    """Constants printed in the proof of Thm 15 (App. A.1.3)."""
+    eps, nu = _exact_params(eps, nu)
     lam = 3 / eps
     return Params(lam, lam * mp.log(16 / nu), nu * n / 2, 2 / eps)
 
 
 def corrected_params(eps, nu, n) -> Params:
-    eps, nu = mp.mpf(eps), mp.mpf(nu)
+    """Corrected constants (``docs/errata.md`` E-PDP-Thm15): Lemma 28 at eps/2, stage 2 Lap(4/eps)."""
+    eps, nu = _exact_params(eps, nu)
     lam = (4 / eps) * (1 + 16 / (16 - nu))
     return Params(lam, lam * mp.log(16 / nu), nu * n / 2, 4 / eps)
 

@@ -1,10 +1,10 @@
 """Algorithm 1 (partial DP MWEM, M_l) and Theorem 12 / Lemma 13 of the partial DP paper
-(Ghazi-Kumar-Manurangsi-Steinke), `partial_dp.txt` L798-L1370.
+(Ghazi-Kumar-Manurangsi-Steinke, arXiv:2209.04053), Sec. 4.2.
 
-Setting (L805-L817): finite X = {0,1}^d, queries q : X -> [0,1], q(x) = (1/n) sum_i q(x_i),
+Setting (Sec. 4.2, first paragraphs): finite X = {0,1}^d, queries q : X -> [0,1], q(x) = (1/n) sum_i q(x_i),
 q(D) = E_{u~D} q(u), attr(q) = the attributes q depends on.
 
-Algorithm 1 (L819-L892), with eps_T = eps0/sqrt(2T), A_1 uniform, for t = 1..T:
+Algorithm 1, with eps_T = eps0/sqrt(2T), A_1 uniform, for t = 1..T:
 
 5. select an ordered l-tuple of pairwise attribute-disjoint queries with
    P[(q_1..q_l)] ∝ exp(eps_T n sum_i |q_i(A_t) - q_i(x)|)          (exponential mechanism);
@@ -12,10 +12,10 @@ Algorithm 1 (L819-L892), with eps_T = eps0/sqrt(2T), A_1 uniform, for t = 1..T:
 7. A_{t+1}(u) ∝ A_t(u) exp(1/2 sum_i q_{t,i}(u) (a_{t,i} - q_{t,i}(A_t)));
 8. output E_{X~A}[Q(X)] with A = (1/T) sum_t A_t.
 
-Theorem 12 (L894-L936): eps0-nabla0-CDP and (l eps0)^2/2-zCDP; accuracy eq. (3).
-Lemma 13 (L1038-L1065, [HLM12 A.4]): the printed update uses q(u) in place of q(A) and is false
-(digest E2); :func:`lemma13_slack` evaluates both forms.  The per-round use of Lemma 13 for l > 1
-needs q_{t,i}(A_{t,i-1}) = q_{t,i}(A_t), which holds for product A_t but not in general (digest E3);
+Theorem 12: eps0-nabla0-CDP and (l eps0)^2/2-zCDP; accuracy eq. (3).
+Lemma 13 ([HLM12 A.4]): the printed update uses q(u) in place of q(A) and is false
+(``docs/errata.md`` E-PDP-Lemma13); :func:`lemma13_slack` evaluates both forms.  The per-round use of Lemma 13 for l > 1
+needs q_{t,i}(A_{t,i-1}) = q_{t,i}(A_t), which holds for product A_t but not in general (``docs/errata.md`` E-PDP-Thm12-proof);
 :func:`e3_joint_round_slack` evaluates the counterexample family exactly (mpmath).
 
 Float paths are float64 (numpy) with a stated tolerance; exact ones (sensitivities, accounting)
@@ -60,7 +60,7 @@ class Workload:
 
 
 def conjunction_workload(d: int, ks: Sequence[int]) -> Workload:
-    """All unsigned k-way conjunctions prod_{i in S} x_i, |S| in ``ks``, on {0,1}^d (L966-L980)."""
+    """All unsigned k-way conjunctions prod_{i in S} x_i, |S| in ``ks``, on {0,1}^d (Sec. 4.2, the discussion after Thm 12)."""
     if not (isinstance(d, int) and d >= 1) or not ks or any(not (1 <= k <= d) for k in ks):
         raise InvalidInputError(f"need d >= 1 and 1 <= k <= d for all k, got d={d!r}, ks={ks!r}")
     xs = np.array([[(u >> i) & 1 for i in range(d)] for u in range(2 ** d)], dtype=np.int64)
@@ -138,9 +138,9 @@ def sample_exponential_mechanism(scores: np.ndarray, eps_t: float, n: int, rng: 
 def partial_mwem(dataset: Sequence[int], workload: Workload, eps0: float, T: int, ell: int,
                  rng: np.random.Generator, update: str = "algorithm1",
                  tuples: np.ndarray | None = None) -> MWEMRun:
-    """Algorithm 1 (L819-L892), float64.  ``update="algorithm1"`` is step 7 as printed (factor
+    """Algorithm 1 (Sec. 4.2), float64.  ``update="algorithm1"`` is step 7 as printed (factor
     exp(1/2 sum_i q_i(u)(a_i - q_i(A_t)))); ``"lemma13_printed"`` is the BAD TWIN using the printed
-    Lemma 13 factor exp(1/2 q(u)(a - q(u))) (digest E2).  Selection uses the Gumbel-max trick on
+    Lemma 13 factor exp(1/2 q(u)(a - q(u))) (``docs/errata.md`` E-PDP-Lemma13).  Selection uses the Gumbel-max trick on
     the log-weights eps_T n score (exact sampling of the exponential mechanism)."""
     if update not in UPDATES:
         raise InvalidInputError(f"update must be one of {UPDATES}, got {update!r}")
@@ -196,7 +196,7 @@ def max_disjoint_average_error(distribution: np.ndarray, dataset: Sequence[int],
 
 
 def thm12_accuracy_rhs(n: int, eps0: float, T: int, ell: int, domain_size: int, m: int) -> float:
-    """RHS of eq. (3), L894-L936: sqrt(2T/(n^2 eps0^2) + 4 log|X|/(T l)) + sqrt(2T) log m/(eps0 n)."""
+    """RHS of eq. (3) (Thm 12): sqrt(2T/(n^2 eps0^2) + 4 log|X|/(T l)) + sqrt(2T) log m/(eps0 n)."""
     if not (n >= 1 and eps0 > 0 and T >= 1 and ell >= 1 and domain_size >= 1 and m >= 1):
         raise InvalidInputError("thm12_accuracy_rhs: invalid parameters")
     return (math.sqrt(2 * T / (n * n * eps0 * eps0) + 4 * math.log(domain_size) / (T * ell))
@@ -222,7 +222,7 @@ def score_sensitivities(workload: Workload, tuples: np.ndarray, n: int,
                         distributions: Sequence[Sequence]) -> ScoreSensitivities:
     """Brute force over ALL datasets in X^n, all neighbours (one attribute of one record changed /
     one record replaced), all tuples and the given distributions A (exact rationals; floats
-    refused).  Paper claim (L905-L912): score sensitivity 1/n per attribute, l/n per record."""
+    refused).  Paper claim (proof of Thm 12, privacy part): score sensitivity 1/n per attribute, l/n per record."""
     if not isinstance(n, int) or n < 1:
         raise InvalidInputError(f"n must be a positive int, got {n!r}")
     size, m = workload.size, workload.m
@@ -301,7 +301,7 @@ class MWEMAccounting:
 
 
 def thm12_accounting(eps0_sq, T: int, ell: int, n: int, sens: ScoreSensitivities) -> MWEMAccounting:
-    """Compose the per-round parts with the given exact sensitivities; eps_T^2 = eps0^2/(2T) (L830)."""
+    """Compose the per-round parts with the given exact sensitivities; eps_T^2 = eps0^2/(2T) (Alg. 1, line 3)."""
     e2 = to_fraction(eps0_sq, "eps0^2")
     if e2 <= 0 or not isinstance(T, int) or T < 1 or not isinstance(ell, int) or ell < 1 or n < 1:
         raise InvalidInputError("thm12_accounting: need eps0^2 > 0 and positive integers T, l, n")
@@ -323,8 +323,8 @@ def thm12_accounting(eps0_sq, T: int, ell: int, n: int, sens: ScoreSensitivities
 def lemma13_slack(a_dist: np.ndarray, x_dist: np.ndarray, q: np.ndarray, a: np.ndarray,
                   form: str = "corrected") -> np.ndarray:
     """Vectorised (rows = instances) slack Psi(A) - Psi(A') - [1/4 (q(A)-q(x))^2 - 1/4 (a-q(x))^2]
-    of Lemma 13 (L1038-L1065), Psi(A) = KL(x || A).  ``form``: "corrected" (A' ∝ A exp(1/2 q (a - q(A))),
-    as in Alg. 1 step 7) or "printed" (A' ∝ A exp(1/2 q(u)(a - q(u))), digest E2).  float64;
+    of Lemma 13, Psi(A) = KL(x || A).  ``form``: "corrected" (A' ∝ A exp(1/2 q (a - q(A))),
+    as in Alg. 1 step 7) or "printed" (A' ∝ A exp(1/2 q(u)(a - q(u))), ``docs/errata.md`` E-PDP-Lemma13).  float64;
     Psi(A) - Psi(A') = sum_u x(u) log(A'(u)/A(u)) = sum_u x(u) e(u) - log sum_u A(u) exp(e(u)).
     (If A(u) = 0 < x(u) both potentials are infinite; the value returned is then this continuous
     extension, since A'(u)/A(u) = e^{e(u)}/Z stays well defined.)"""
@@ -400,7 +400,7 @@ def e3_joint_round_slack_numeric(ell: int) -> float:
 
 def joint_round_slack(a_dist: np.ndarray, x_dist: np.ndarray, q: np.ndarray, a: np.ndarray,
                       eta: float = 0.5) -> np.ndarray:
-    """Per-round inequality used in the proof of Thm 12 (L1080-L1090), vectorised over instances:
+    """Per-round inequality used in the proof of Thm 12 (the claim on A_{t,l}), vectorised over instances:
     drop - (eta/2) sum_i [(q_i(A) - q_i(x))^2 - (a_i - q_i(x))^2] for the JOINT update
     A'(u) ∝ A(u) exp(eta sum_i q_i(u)(a_i - q_i(A))); eta = 1/2 is Alg. 1 (bound 1/4 sum ...).
     Shapes: a_dist, x_dist (N, |X|); q (|X|, l); a (N, l).  float64.  Holds for every A when

@@ -1,6 +1,6 @@
-"""Thm 11 of the partial DP paper: diameter Delta and partial diameter Delta0 of k-way workloads.
+"""Thm 11 of the partial DP paper (arXiv:2209.04053, Sec. 4.1): diameter Delta and partial diameter Delta0 of k-way workloads.
 
-For a workload q_1..q_m : X -> R with Q(x) = (q_j(x))_j, the paper defines (L486-L497)
+For a workload q_1..q_m : X -> R with Q(x) = (q_j(x))_j, the paper defines (Sec. 4.1)
 
 * Delta  = max{ ||Q(x) - Q(x')||_2 : x, x' in X }            (one record changes arbitrarily),
 * Delta0 = the same max over ||x - x'||_0 <= 1                (one attribute of one record changes).

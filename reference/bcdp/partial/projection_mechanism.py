@@ -1,7 +1,7 @@
-"""Thm 11 of the partial DP paper (Ghazi-Kumar-Manurangsi-Steinke): the projection mechanism.
+"""Thm 11 of the partial DP paper (Ghazi-Kumar-Manurangsi-Steinke, arXiv:2209.04053, Sec. 4.1):
+the projection mechanism (Theorem 11, its statement and its proof).
 
-Paper `partial_dp.txt` L481-L549 (statement), L699-L780 (proof).  For a workload Q : X -> R^m and a
-dataset x in X^n, Q(x) = (1/n) sum_i Q(x_i).  The mechanism samples Y ~ N(Q(x), sigma^2 I_m) and
+For a workload Q : X -> R^m and a dataset x in X^n, Q(x) = (1/n) sum_i Q(x_i).  The mechanism samples Y ~ N(Q(x), sigma^2 I_m) and
 outputs the Euclidean projection
 
     Yhat = argmin_{y in conv{Q(xc) : xc in X}} ||y - Y||_2
@@ -9,13 +9,13 @@ outputs the Euclidean projection
 onto the convex hull of the |X| single-record answer vectors (the "vertices").
 
 Privacy (Thm 11): the Gaussian step has l2-sensitivity Delta/n under a whole-record change and
-Delta0/n under a single-attribute change (Delta, Delta0 = diameter, partial diameter, L486-L497),
+Delta0/n under a single-attribute change (Delta, Delta0 = diameter, partial diameter, Sec. 4.1),
 so with eps = Delta/(sigma n), eps0 = Delta0/(sigma n) the mechanism is eps^2/2-zCDP and
 eps0-nabla0-CDP (D*(N(a, s^2 I) || N(b, s^2 I)) = ||a - b||^2/(2 s^2); projection is
 post-processing).  Delta and Delta0 come from the brute force in :mod:`bcdp.partial.projection`
-(the printed Delta = sqrt(m) is wrong for even-k parities, digest E5).
+(the printed Delta = sqrt(m) is wrong for even-k parities, ``docs/errata.md`` E-PDP-Thm11).
 
-Utility, eq. (2) (L520-L549): E[(1/m) ||M(x) - Q(x)||^2] <= min{sigma^2, sigma Delta sqrt(2 log|X|)/m}.
+Utility, eq. (2) of Thm 11: E[(1/m) ||M(x) - Q(x)||^2] <= min{sigma^2, sigma Delta sqrt(2 log|X|)/m}.
 
 The projection is computed by Wolfe's minimum-norm-point algorithm (an exact active-set method: it
 terminates in finitely many steps in exact arithmetic), and every result is certified by the
@@ -79,7 +79,7 @@ def _affine_minimizer(p: np.ndarray) -> np.ndarray:
 
 def vi_residual(vertices: np.ndarray, y: np.ndarray, point: np.ndarray) -> float:
     """max over vertices v of <v - point, y - point>: <= 0 iff ``point`` (in the hull) is the
-    projection of ``y`` (variational inequality, proof of Thm 11 fact (b), L720-L740)."""
+    projection of ``y`` (variational inequality, proof of Thm 11, the geometric claim <Q(x) - Y^, Y - Y^> <= 0)."""
     return float(np.max((vertices - point) @ (y - point)))
 
 
@@ -269,11 +269,11 @@ class ProjectionPrivacy:
 
 def projection_privacy(family: str, d: int, k: int, n: int, sigma, delta_variant: str = "computed"
                        ) -> ProjectionPrivacy:
-    """Thm 11 (L500-L517) privacy for k-way ``family`` queries on {0,1}^d, exact.
+    """Thm 11 privacy for k-way ``family`` queries on {0,1}^d, exact.
 
     ``sigma`` is exact (Fraction/int/str; floats refused).  ``delta_variant``: "computed" (brute-force
-    Delta, Delta0 — correct) or "printed" (Delta^2 = m, Delta0^2 = C(d-1,k-1) as printed at L557-L570;
-    a valid but loose upper bound for even-k parities, digest E5)."""
+    Delta, Delta0 — correct) or "printed" (Delta^2 = m, Delta0^2 = C(d-1,k-1) as printed in the example after Thm 11;
+    a valid but loose upper bound for even-k parities, ``docs/errata.md`` E-PDP-Thm11)."""
     s = to_fraction(sigma, "sigma")
     if s <= 0:
         raise InvalidInputError(f"sigma must be positive, got {s}")
@@ -296,7 +296,7 @@ def projection_privacy(family: str, d: int, k: int, n: int, sigma, delta_variant
 
 def gaussian_dstar(a: Sequence, b: Sequence, sigma) -> Fraction:
     """D*(N(a, s^2 I) || N(b, s^2 I)) = sup_lambda D_lambda/lambda = ||a - b||^2/(2 s^2), exact
-    (D_lambda = lambda ||a-b||^2/(2 s^2), Def 2 L210; derived in sympy in the tests)."""
+    (D_lambda = lambda ||a-b||^2/(2 s^2), Def. 2 (Sec. 2); derived in sympy in the tests)."""
     s = to_fraction(sigma, "sigma")
     if s <= 0:
         raise InvalidInputError(f"sigma must be positive, got {s}")
@@ -358,7 +358,7 @@ def dataset_sensitivities(answers_int: np.ndarray, d: int, n: int) -> DatasetSen
 # -- utility ------------------------------------------------------------------------------------------
 
 def utility_bound(sigma: float, delta: float, m: int, domain_size: int) -> float:
-    """RHS of eq. (2), L520-L549: min{sigma^2, sigma Delta sqrt(2 log|X|)/m} (natural log), float64."""
+    """RHS of eq. (2) (Thm 11): min{sigma^2, sigma Delta sqrt(2 log|X|)/m} (natural log), float64."""
     if not (sigma > 0 and delta >= 0 and m >= 1 and domain_size >= 1):
         raise InvalidInputError("utility_bound: need sigma > 0, Delta >= 0, m >= 1, |X| >= 1")
     return min(sigma * sigma, sigma * delta * math.sqrt(2.0 * math.log(domain_size)) / m)

@@ -1,4 +1,4 @@
-"""Exact pure partial DP (Ghazi, Kumar, Manurangsi, Steinke) for finite mechanisms on datasets.
+"""Exact pure partial DP (Ghazi, Kumar, Manurangsi, Steinke, arXiv:2209.04053) for finite mechanisms on datasets.
 
 A dataset is n records of d attributes, attribute j taking values in a finite set X_j.  It is
 encoded as a point of the product of n*d coordinates, **record-major**: flat coordinate
@@ -28,7 +28,7 @@ from fractions import Fraction
 from typing import Any, Callable, Hashable, Sequence
 
 from bcdp.core.divergences import max_column_ratio
-from bcdp.core.errors import InvalidInputError
+from bcdp.core.errors import FloatRefusedError, InvalidInputError
 from bcdp.core.numbers import INFINITY, to_fraction
 from bcdp.core.parameters import LogRatioParameter
 from bcdp.core.spaces import Mechanism, Point, ProductDomain
@@ -80,7 +80,10 @@ def _validate(mech: Mechanism, n: int, d: int) -> None:
                     f"record 0 uses {list(dom.coordinate_values[j])}: records must share X_1 x ... x X_d")
 
 
-def _input_indices(mech: Mechanism, n: int, d: int, inputs: Sequence | None) -> list[int]:
+def input_indices(mech: Mechanism, n: int, d: int, inputs: Sequence | None) -> list[int]:
+    """Domain indices of the inputs to compare: every dataset (``inputs=None``) or the listed ones
+    (datasets as n records of d values or flat points; each must be in the domain, listed once).
+    Validates the record-major encoding first (records share X_1 x ... x X_d)."""
     _validate(mech, n, d)
     if inputs is None:
         return list(range(mech.domain.size))
@@ -154,7 +157,7 @@ def per_attribute_matrix(mech: Mechanism, n: int, d: int, inputs: Sequence | Non
     attribute j of record i, and all events (by (R1), all single outputs).  For n = 1 on the full
     product this is the coordinate-DP vector c of :func:`bcdp.bayesian.notions.cdp_vector`.
     Witness keys: ``x``, ``x_prime`` (datasets), ``R``, ``record``, ``attribute``."""
-    idx = _input_indices(mech, n, d, inputs)
+    idx = input_indices(mech, n, d, inputs)
     out = []
     for i in range(n):
         row = []
@@ -215,7 +218,7 @@ def per_attribute_epsilon(mech: Mechanism, n: int, d: int, inputs: Sequence | No
     True there (tested).  **On a user-given input list it need not**: the intermediate datasets of
     the path may be missing, and the flags can be False (the violation is returned).
     """
-    idx = _input_indices(mech, n, d, inputs)
+    idx = input_indices(mech, n, d, inputs)
     mat = per_attribute_matrix(mech, n, d, inputs)
     constrained = [p for row in mat for p in row if p.witness is not None]
     eps = LogRatioParameter(Fraction(1), None)
@@ -247,7 +250,7 @@ def whole_record_epsilon(mech: Mechanism, n: int, d: int, inputs: Sequence | Non
     """Pure DP eps under replace-one neighbouring (Def. 1): max over input pairs differing in any
     attributes of exactly one record, and outputs (R1).  Witness keys: ``x``, ``x_prime``, ``R``,
     ``record``."""
-    idx = _input_indices(mech, n, d, inputs)
+    idx = input_indices(mech, n, d, inputs)
     best: Fraction | float = Fraction(1)
     best_w = None
     for i in range(n):
@@ -265,7 +268,7 @@ def minimal_nabla_ratios(mech: Mechanism, n: int, d: int, inputs: Sequence | Non
     distinct records (r, r') occurring as (x_i, x'_i) of inputs differing only in record i, the max
     over such pairs and outputs of mu_x(y)/mu_x'(y) (both directions, so it is symmetric), with a
     witness.  Pairs with no constraint (all 0/0) are absent."""
-    idx = _input_indices(mech, n, d, inputs)
+    idx = input_indices(mech, n, d, inputs)
     pts = mech.domain.points
     out: dict = {}
     for i in range(n):
@@ -287,7 +290,7 @@ def _bound_ratio(value: Any, where: str) -> Fraction | float:
     elif value == INFINITY:
         return INFINITY
     elif isinstance(value, float):
-        raise InvalidInputError(f"eps_fn{where} returned a float {value!r}; give e^eps exactly "
+        raise FloatRefusedError(f"eps_fn{where} returned a float {value!r}; give e^eps exactly "
                                 "(int, Fraction, 'p/q', LogRatioParameter or INFINITY)")
     else:
         r = to_fraction(value, f"eps_fn{where}")

@@ -1,11 +1,11 @@
-"""Partial DP paper (Ghazi, Kumar, Manurangsi, Steinke), Props. 26 and 27: Bayesian and
+"""Partial DP paper (Ghazi, Kumar, Manurangsi, Steinke, arXiv:2209.04053), Props. 26 and 27: Bayesian and
 information-theoretic meaning of eps-nabla0-DP, exactly on finite mechanisms.
 
 Mechanisms are :class:`bcdp.core.spaces.Mechanism` objects on a :func:`bcdp.partial.pure.dataset_domain`
 (n records of d attributes, flat coordinate i*d + j); priors are :class:`bcdp.core.spaces.Prior` on the
 same domain.  A *cell* is a flat coordinate; X_{i,s} is the tuple of cells (i*d + j for j in s).
 
-**What X_{-i} means (Prop. 26 says "removed or blanked", L2566).**  A finite mechanism is defined on
+**What X_{-i} means (Prop. 26, Sec. 7.1, says "removed or blanked").**  A finite mechanism is defined on
 X^n only, so "removed" is not available in general; this module implements *blanking*:
 
 * ``blanking="record"`` (the reading of [KS14]): record i is replaced by a fixed reference record
@@ -100,7 +100,7 @@ def total_variation(p: dict, q: dict) -> Fraction:
 
 def prop26_tv(mech: Mechanism, prior: Prior, n: int, d: int, i: int, s: Sequence[int], y: Hashable,
               blank: Sequence[Hashable], blanking: str = "record") -> Fraction | None:
-    """d_TV(P_{X_{i,s} | M(X) = y}, P_{X_{i,s} | M(X_{-i}) = y}) (Prop. 26, L2554), exactly;
+    """d_TV(P_{X_{i,s} | M(X) = y}, P_{X_{i,s} | M(X_{-i}) = y}) (Prop. 26, Sec. 7.1), exactly;
     ``None`` when one of the conditionals is undefined."""
     _check(mech, prior, n, d)
     cells = cells_of(i, s, n, d)
@@ -154,7 +154,7 @@ def mutual_information(mech: Mechanism, prior: Prior, cells: Sequence[int],
 
 def prop27_bounds(ratio: Fraction | float, block_sizes: Sequence[int],
                   digits: int = MP_DIGITS) -> tuple[list[mpmath.mpf], mpmath.mpf]:
-    """Prop. 27 (L2602): with eps = log ``ratio`` (an eps-nabla0-DP, hence eps-nabla0-CDP, mechanism
+    """Prop. 27 (Sec. 7.1): with eps = log ``ratio`` (an eps-nabla0-DP, hence eps-nabla0-CDP, mechanism
     [BS16]), the bounds eps^2 |s_j|^2 / 2 per block and eps^2 sum_j |s_j|^2 / 2 for the record."""
     if ratio == INFINITY:
         return [mpmath.inf] * len(block_sizes), mpmath.inf
@@ -200,7 +200,7 @@ def xor_rr_counterexample(m: int, ratio: Any) -> dict[str, Fraction]:
 
     n = m + 1 records, d = m + 1 binary attributes, s = {0}, target record i = 0.  Prior: the
     s-column is one uniform bit c copied into every record (X_{t,0} = c), every other attribute is
-    known to be 1 (point mass; the paper's own example of a product prior, L2590).  Mechanism:
+    known to be 1 (point mass; the paper's own example of a product prior, after Prop. 26).  Mechanism:
     y_t = RR_r(X_{0,t} xor X_{t,0}) independently for t = 1..m (RR keeps w.p. r/(r+1)).  Changing
     one attribute changes one factor, so the mechanism is log(r)-nabla0-DP (parallel composition,
     Lemma 10).  Given y = (1, ..., 1): under M(X) the likelihood ratio of c = 0 vs c = 1 is r^m,

@@ -1,4 +1,4 @@
-"""Table 1 of the partial DP paper (Ghazi, Kumar, Manurangsi, Steinke), regenerated with sympy.
+"""Table 1 of the partial DP paper (Ghazi, Kumar, Manurangsi, Steinke, arXiv:2209.04053, Sec. 1.1), regenerated with sympy.
 
 Each sample complexity is derived from the error bound of the theorem it comes from: every term of
 the bound is set equal to the target error alpha (RMS error alpha means MSE alpha^2) and solved for
@@ -166,11 +166,17 @@ NOTES = [
 ]
 
 
-def table():
-    from bcdp.repro.tables import Table
+NAME = "partial_dp_table1"
+TITLE = "Partial DP paper, Table 1: sample complexities regenerated from the theorems"
+#: The source line of the golden files ``tables/partial_dp_table1.*``.  Its "(L75-L185)" (and the
+#: "digest" of :data:`NOTES`) are frozen by the byte-identical golden files; the paper reference is
+#: Table 1 of arXiv:2209.04053, Sec. 1.1.
+SOURCE = ("Ghazi, Kumar, Manurangsi, Steinke, 'Algorithms with More Granular Differential "
+          "Privacy Guarantees', Table 1 (L75-L185); Thms 11, 12, 15, 20")
 
-    return Table(name="partial_dp_table1",
-                 title="Partial DP paper, Table 1: sample complexities regenerated from the theorems",
-                 source="Ghazi, Kumar, Manurangsi, Steinke, 'Algorithms with More Granular Differential "
-                        "Privacy Guarantees', Table 1 (L75-L185); Thms 11, 12, 15, 20",
-                 header=HEADER, rows=table_rows(), notes=NOTES)
+
+def table_data() -> dict:
+    """The table as data (name, title, source, header, rows, notes): rendered by
+    :mod:`bcdp.repro.tables` (a paper package does not import the applications)."""
+    return {"name": NAME, "title": TITLE, "source": SOURCE, "header": list(HEADER), "rows": table_rows(),
+            "notes": list(NOTES)}
