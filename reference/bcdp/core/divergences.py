@@ -36,13 +36,12 @@ from fractions import Fraction
 from numbers import Integral
 from typing import TYPE_CHECKING, Any, Hashable, Sequence
 
-import mpmath
-
 from bcdp.core.errors import FloatRefusedError, InvalidInputError
 from bcdp.core.numbers import INFINITY, to_fraction
 from bcdp.core.parameters import LogRatioParameter
 
 if TYPE_CHECKING:  # pragma: no cover
+    import mpmath
     import numpy as np
     import sympy
 
@@ -102,6 +101,7 @@ def infinite_support(p: Row, q: Row) -> bool:
 
 def mpf_of_fraction(x: Fraction) -> mpmath.mpf:
     """x at the current mpmath precision (one rounding)."""
+    import mpmath
     return mpmath.mpf(x.numerator) / x.denominator
 
 
@@ -113,6 +113,7 @@ def _integer_order(order: Any, name: str = "order") -> int:
 
 def _order(order: Any) -> Fraction | mpmath.mpf | float:
     """A Renyi order in (0, inf]: an exact Fraction, an mpf, or INFINITY ("inf"); floats refused."""
+    import mpmath
     if isinstance(order, float) and order != INFINITY:
         raise FloatRefusedError(f"order: floats are refused (got {order!r}); pass an int, a Fraction, "
                                 "a string such as '3/2', 'inf' or an mpmath.mpf")
@@ -232,6 +233,7 @@ class LogMgf:
     at the current mpmath precision (so D_a = K(a)/(a-1), KL = K'(1)).  Requires supp P in supp Q."""
 
     def __init__(self, p: Row, q: Row):
+        import mpmath
         self.logq = []
         self.ell = []
         for a, b in zip(p, q):
@@ -250,12 +252,14 @@ class LogMgf:
         return [lq + lam * l for lq, l in zip(self.logq, self.ell)]
 
     def K(self, lam: mpmath.mpf) -> mpmath.mpf:
+        import mpmath
         lw = self.log_weights(lam)
         m = max(lw)
         return m + mpmath.log(sum(mpmath.exp(x - m) for x in lw))
 
     def point(self, lam: mpmath.mpf) -> tuple:
         """(K, K', K'', normalised tilted weights pi_lam) at lam (cached)."""
+        import mpmath
         hit = self._cache.get(lam)
         if hit is not None:
             return hit
@@ -279,6 +283,7 @@ class LogMgf:
         K''(lambda) = Var_lambda(l) <= E_lambda[(l - c)^2] = E_a[(l - c)^2 e^{t l}] / E_a[e^{t l}], and
         E_a[e^{t l}] = e^{K(a+t) - K(a)} >= e^{t K'(a)} (convexity of K), so with c = K'(a)
         V = sum_y pi_a(y) (l_y - c)^2 max(1, e^{(b-a)(l_y - c)})."""
+        import mpmath
         _k0, k1, _k2, pi = self.point(a)
         t = b - a
         return sum(p * (l - k1) ** 2 * (mpmath.exp(t * (l - k1)) if l > k1 else 1)
@@ -293,6 +298,7 @@ def renyi_divergence(P: Law, Q: Law, order: Any, dps: int = DEFAULT_DPS) -> mpma
     underflow).  Returns :data:`INFINITY` when infinite.  Orders are exact (int, Fraction, string)
     or mpf; floats are refused.
     """
+    import mpmath
     dps = check_dps(dps)
     p, q = exact_pair(P, Q)
     a = _order(order)
@@ -324,6 +330,7 @@ def renyi_divergence(P: Law, Q: Law, order: Any, dps: int = DEFAULT_DPS) -> mpma
 
 def kl_divergence(P: Law, Q: Law, dps: int = DEFAULT_DPS) -> mpmath.mpf | float:
     """KL(P||Q) with mpmath at ``dps`` digits; :data:`INFINITY` if P(y) > 0 = Q(y)."""
+    import mpmath
     dps = check_dps(dps)
     p, q = exact_pair(P, Q)
     if infinite_support(p, q):
@@ -337,6 +344,7 @@ def kl_divergence(P: Law, Q: Law, dps: int = DEFAULT_DPS) -> mpmath.mpf | float:
 def hockey_stick(P: Law, Q: Law, eps: Any, dps: int = DEFAULT_DPS) -> mpmath.mpf:
     """H_{e^eps}(P||Q) = sum_y max(0, P(y) - e^eps Q(y)) with mpmath at ``dps`` digits, for an exact
     eps >= 0 (int, Fraction, string) or an mpf."""
+    import mpmath
     dps = check_dps(dps)
     p, q = exact_pair(P, Q)
     if isinstance(eps, float):
