@@ -17,7 +17,7 @@ import mpmath
 import pytest
 import sympy
 from bcdp import Mechanism
-from bcdp.checks._pdp_cdp_common import parallel_rr  # builds the input only
+from bcdp.checks.partial_dp._cdp_common import parallel_rr  # builds the input only
 from bcdp.cli import main
 from bcdp.core.errors import FloatRefusedError, InvalidInputError
 from bcdp.core.results import Certified, certainly_gt, certainly_le, certainly_lt, decide_le
