@@ -59,7 +59,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
-from scipy.optimize import brentq
 
 from bcdp.bayesian.mechanisms import (
     Channel,
@@ -68,6 +67,7 @@ from bcdp.bayesian.mechanisms import (
     paper_weights,
     stage_budgets,
 )
+from bcdp.core.numbers import to_float_input
 
 __all__ = [
     "Quadratic",
@@ -145,12 +145,14 @@ def trust_region_subproblem(A: np.ndarray, b: np.ndarray, radius: float) -> TRSR
       |theta(-mu_1)| <= R on the complement: lam = -mu_1 and theta = theta_rest + tau q_1 with
       tau = sqrt(R^2 - |theta_rest|^2) (either sign is optimal; + is returned).
     """
+    from scipy.optimize import brentq  # lazy: importing the module does not load scipy
+
     A = _sym(A)
     b = np.asarray(b, dtype=float).reshape(-1)
     p = A.shape[0]
     if b.shape != (p,):
         raise ValueError(f"b must have shape ({p},), got {b.shape}")
-    R = float(radius)
+    R = to_float_input(radius, "radius", allow_inf=True)
     if not (math.isfinite(R) and R > 0):
         raise ValueError("radius must be finite and positive")
     if not (np.all(np.isfinite(A)) and np.all(np.isfinite(b))):

@@ -26,7 +26,6 @@ import math
 from collections.abc import Callable, Sequence
 
 import numpy as np
-from scipy.special import gammaln
 
 from bcdp.bayesian.exact_inputs import float_vector
 from bcdp.core.errors import InvalidInputError, WrongTypeError
@@ -47,6 +46,9 @@ def duchi_l2_constant(d: int, eps: float, radius: float, constant: str = "unbias
 
     Float inputs (:func:`bcdp.core.numbers.to_float_input`); ``d`` an integer >= 1.
     """
+    # lazy: importing the samplers does not load scipy
+    from scipy.special import gammaln
+
     if isinstance(d, bool) or not isinstance(d, (int, np.integer)):
         raise WrongTypeError(f"d must be an integer, got {d!r}")
     if d < 1:
