@@ -112,7 +112,8 @@ def test_baseline_objective_is_d_squared_over_min_delta_squared():
 
 
 def test_authors_code_values_reproduced():
-    # Values printed by the authors' code (shared/notes/anchors.md E1) for delta = (0.2, 0.2, 2 x 8),
+    # Values printed by the authors' code (syomantak/BCDP-CodeBase @0914cd4, trial.py, the Fig. 3
+    # experiment of App. B.1) for delta = (0.2, 0.2, 2 x 8),
     # eps = 2, zeta = (1 + q)/2: c_1 and c_d.
     table = {"0.01": (0.138067, 2.0), "0.12": (0.0880, 0.686931), "0.23": (0.0770, 0.450478),
              "0.45": (0.0550, 0.297698), "0.78": (0.0220, 0.222964)}

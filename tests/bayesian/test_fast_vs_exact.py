@@ -460,9 +460,33 @@ def _imports(path: Path) -> set[str]:
     return names
 
 
+FAST_MAY_IMPORT = ("bcdp.core.numbers", "bcdp.core.errors")  # the input policy and the errors only
+
+
+def _bcdp_imports(path: Path) -> set[str]:
+    """The bcdp modules a file imports (relative imports resolved against bcdp.bayesian.fast)."""
+    out = set()
+    for name in _imports(path):
+        if name.startswith("."):
+            return {name}  # flagged: the fast path uses absolute imports only
+        if name.startswith("bcdp"):
+            out.add(name)
+    return out
+
+
 def test_exact_modules_never_import_fast():
-    pkg = Path(fast.__file__).parents[1]
+    pkg = Path(fast.__file__).parents[2]  # .../bcdp (fast is the package bcdp/bayesian/fast)
+    assert (pkg / "bayesian" / "fast" / "__init__.py").is_file()
     for mod in EXACT_MODULES:
         imported = _imports(pkg / f"{mod}.py")
         assert not any("fast" in name for name in imported), (mod, imported)
-    assert not any(name.startswith(".") or name.startswith("bcdp") for name in _imports(pkg / "bayesian" / "fast.py"))
+    # the fast path, module by module, imports from bcdp only its own modules and the input policy
+    fast_files = sorted((pkg / "bayesian" / "fast").glob("*.py"))
+    assert len(fast_files) >= 6, fast_files
+    for path in fast_files:
+        for name in _bcdp_imports(path):
+            own = name.startswith("bcdp.bayesian.fast.")
+            assert own or name.startswith(FAST_MAY_IMPORT), (path.name, name)
+    # and the two allowed core modules import nothing else of bcdp (so the closure is small)
+    for mod in ("core/numbers", "core/errors"):
+        assert all(n.startswith("bcdp.core.errors") for n in _bcdp_imports(pkg / f"{mod}.py")), mod

@@ -216,3 +216,45 @@ def test_check_module_runs_and_confirms():
     rec = evaluate(3, "rr", Prior.correlated_bits(3, 1, values=(-1, 1)), ["0.2", "0.2", "2"], "2",
                    Fraction(1), Fraction(1), (-1, 1))
     assert rec["ties"] == [0, 1] and rec["ties_exact_at_120dps"] and not rec["violation"]
+
+
+# -- max_column_ratio: the core implementation at dps digits, against a literal pair search -------
+
+
+def _literal_max_ratio(rows):
+    """max over ordered row pairs (a, b) and columns m of rows[a][m] / rows[b][m] (0/0 skipped,
+    positive/0 infinite) and the first column attaining it, by enumerating every pair; (1, None)
+    when no pair has a positive entry."""
+    best, col = None, None
+    for m in range(len(rows[0])):
+        ratios = []
+        for a, b in itertools.permutations(range(len(rows)), 2):
+            num, den = rows[a][m], rows[b][m]
+            if num > 0 and den == 0:
+                return mpmath.inf, m
+            if den > 0:
+                ratios.append(num / den)
+        if ratios and max(ratios) > 0 and (best is None or max(ratios) > best):
+            best, col = max(ratios), m
+    return (mpmath.mpf(1), None) if best is None else (best, col)
+
+
+def test_max_column_ratio_adapter_against_pair_search():
+    rng = random.Random(5)
+    with mpmath.workdps(DPS):
+        for _ in range(200):
+            n_rows, n_cols = rng.randint(1, 4), rng.randint(1, 4)
+            rows = [[mpmath.mpf(rng.choice([0, 0, 1, 2, 3, 7])) / rng.choice([1, 3, 2 ** 100]) for _ in range(n_cols)]
+                    for _ in range(n_rows)]
+            labels = [f"r{k}" for k in range(n_rows)]
+            outputs = [f"y{m}" for m in range(n_cols)]
+            ratio, w = hp.max_column_ratio(rows, labels, outputs, DPS)
+            ref, col = _literal_max_ratio(rows)
+            if n_rows == 1 or col is None:   # no pair constrains anything: ratio 1
+                assert ratio == 1 and isinstance(ratio, mpmath.mpf)
+                continue
+            assert ratio == ref, (rows, ratio, ref)
+            assert w["output"] == outputs[col]
+            a, b = labels.index(w["numerator"]), labels.index(w["denominator"])
+            num, den = rows[a][col], rows[b][col]
+            assert (den == 0 and num > 0) if ratio == mpmath.inf else num / den == ratio

@@ -10,11 +10,13 @@
 
 from __future__ import annotations
 
+import json
 import math
 import random
 import time
 from fractions import Fraction
 
+import mpmath
 import numpy as np
 import pytest
 import sympy
@@ -24,7 +26,14 @@ from bcdp.bayesian.allocation import (
     mse_objective_float,
 )
 from bcdp.bayesian.optimal_allocation import OptimalAllocation, optimal_allocation
+from bcdp.bayesian.optimal_allocation.instance import (
+    cancellation_bits,
+    fraction_float_down,
+    fraction_float_up,
+    mpf_fraction,
+)
 from bcdp.core.intervals import compare
+from bcdp.core.results import Certified
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from scipy.optimize import minimize
@@ -339,3 +348,105 @@ def test_ten_distinct_levels_within_budget():
         res = optimal_allocation(delta, "2", q)
         assert float(res.gap) <= 1e-8
         assert exact_feasible(res, delta, "2", q)
+
+
+# ---------------------------------------------------------------- the certified bracket (core Certified)
+
+
+def _fraction_F(c_sorted):
+    """eq. (17) sum of a rational sorted c, literally (independent of the module)."""
+    d = len(c_sorted)
+    total, partial, prev = Fraction(0), Fraction(0), Fraction(0)
+    for k, ck in enumerate(c_sorted, start=1):
+        partial += (Fraction(ck) - prev) ** 2 / (d - k + 1)
+        prev = Fraction(ck)
+        total += 1 / partial
+    return total
+
+
+def _min_50_digits_d2(a, b, q):
+    """min F over the feasible c of d = 2, delta~ = (a, b), a < b, at 60 digits (KKT case split).
+
+    F(x, t) = 2/x^2 + 1/(x^2/2 + (t - x)^2) with c = (x, t), 0 < x <= t.  Piece 0 (t <= a): c = (t, t)
+    is feasible and F = 4/t^2 >= 4/a^2.  For t in (a, b] the constraint is x <= a - L(t) < t, and
+    dF/dt < 0 for t > x, so at an optimum either t = b, or the constraint x = a - L(t) is active.
+    Candidates: 4/a^2; min over x of F(x, b) (stationary points and the bound); min over t of
+    F(a - L(t), t) (stationary points and the ends).
+    """
+    with mpmath.workdps(60):
+        a, b, q = (mpmath.mpf(v.numerator) / v.denominator for v in map(Fraction, (a, b, q)))
+        L = lambda t: mpmath.log(1 + q * (mpmath.exp(t) - 1))
+        F = lambda x, t: 2 / x ** 2 + 1 / (x ** 2 / 2 + (t - x) ** 2)
+
+        def minimise(f, lo, hi, n=400):
+            xs = [lo + (hi - lo) * k / n for k in range(n + 1)]
+            vals = [f(x) for x in xs]
+            k = min(range(n + 1), key=vals.__getitem__)
+            best = vals[k]
+            left, right = xs[max(k - 1, 0)], xs[min(k + 1, n)]
+            g = (mpmath.sqrt(5) - 1) / 2
+            for _ in range(300):  # golden section in the best cell (both ends kept as candidates)
+                x1, x2 = right - g * (right - left), left + g * (right - left)
+                if f(x1) < f(x2):
+                    right = x2
+                else:
+                    left = x1
+            return min(best, f((left + right) / 2))
+
+        cands = [4 / a ** 2]
+        xmax = a - L(b)
+        if xmax > 0:
+            cands.append(minimise(lambda x: F(x, b), xmax / 10 ** 6, xmax))
+        t_end = mpmath.findroot(lambda t: a - L(t), b) if xmax <= 0 else b
+        cands.append(minimise(lambda t: F(a - L(t), t), a, min(t_end, b) * (1 - mpmath.mpf(10) ** -30)))
+        return min(cands)
+
+
+# optimum on the curve x = a - L(t) with t inside (a, b) (irrational), at t = b with q = 0 (rational),
+# and at piece 0 (c = (a, a))
+@pytest.mark.parametrize("a, b, q", [("1/5", "2", "1/1000"), ("1/2", "3/2", "1/100"), ("1/5", "1", "1/20"),
+                                     ("1/2", "3/2", "0"), ("1", "3/2", "9/10")])
+def test_certified_bracket_contains_a_50_digit_optimum(a, b, q):
+    res = optimal_allocation([b, a], "2", q)          # caller order reversed on purpose
+    m = res.minimum
+    assert isinstance(m, Certified)
+    lo, hi = m.lower, m.upper
+    assert isinstance(lo, Fraction) and isinstance(hi, Fraction) and lo <= hi
+    # the upper end is the exact eq. (17) sum of the returned allocation, which is feasible
+    c_sorted = [Fraction(int(v.p), int(v.q)) for v in res.allocation.c_sorted]
+    assert hi == _fraction_F(c_sorted) == Fraction(str(res.objective_upper))
+    assert m.witness == res.allocation.c and "Sec. 4" in m.provenance
+    assert res.lower_bound == sympy.Rational(lo.numerator, lo.denominator)
+    ref = _min_50_digits_d2(a, b, q)
+    with mpmath.workdps(60):
+        lo_m = mpmath.mpf(lo.numerator) / lo.denominator
+        hi_m = mpmath.mpf(hi.numerator) / hi.denominator
+        margin = ref * mpmath.mpf(10) ** -40
+        assert lo_m <= ref + margin and ref - margin <= hi_m, (lo_m, ref, hi_m)
+        assert (hi_m - ref) / ref <= 1e-8          # the returned point is near-optimal
+
+
+def test_certified_bracket_exact_and_infinite_cases():
+    res = optimal_allocation(FIG3_DELTA, "2", 1)     # q = 1: the optimum is known exactly
+    assert res.minimum.exact == res.minimum.lower == res.minimum.upper == 2500
+    inf = optimal_allocation(["0", "1"], "2", "1/2")
+    assert inf.minimum.is_infinite and inf.minimum.upper == math.inf
+    assert json.loads(json.dumps(inf.minimum.to_json(), allow_nan=False))["lower"] == "inf"
+
+
+def test_interval_helpers_against_fractions():
+    rng = random.Random(11)
+    for _ in range(300):
+        x = Fraction(rng.randint(-10 ** rng.randint(1, 40), 10 ** rng.randint(1, 40)), rng.randint(1, 10 ** rng.randint(1, 40)))
+        down, up = fraction_float_down(x), fraction_float_up(x)
+        assert Fraction(down) <= x <= Fraction(up)
+        assert Fraction(math.nextafter(down, math.inf)) > x and Fraction(math.nextafter(up, -math.inf)) < x
+        if Fraction(down) == x:
+            assert up == down
+    with mpmath.workprec(200):
+        for v in (mpmath.mpf(-3.5), mpmath.mpf(2) ** -3000, mpmath.mpf(1) / 3, mpmath.mpf(0)):
+            f = mpf_fraction(v)
+            assert mpmath.mpf(f.numerator) / f.denominator == v   # exact at 200 bits
+    with pytest.raises(ArithmeticError):
+        mpf_fraction(mpmath.inf)
+    assert cancellation_bits(Fraction(1, 2 ** 20)) == 19 and cancellation_bits(3) == 0

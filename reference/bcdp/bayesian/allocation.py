@@ -23,34 +23,36 @@ Conventions (documented choices):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from fractions import Fraction
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any
 
-import sympy
+from bcdp.bayesian.exact_inputs import exact_expr, float_vector, rational
+from bcdp.core.errors import InvalidInputError, ValidityConditionError
+from bcdp.core.intervals import compare, to_float
 
-from bcdp.core.intervals import as_sympy, compare, to_float
-from bcdp.core.numbers import to_fraction
-
-
-def _rational(value: Any, name: str) -> sympy.Rational:
-    f = to_fraction(value, name)
-    return sympy.Rational(f.numerator, f.denominator)
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+    import sympy
 
 
 def validate_demands(delta: Sequence[Any], eps: Any, q: Any) -> tuple[list[sympy.Rational], sympy.Rational, sympy.Rational]:
+    """Exact demands delta_i >= 0, LDP level eps > 0 and dependence bound q in [0, 1] (Theorem 2's
+    setting; :mod:`bcdp.bayesian.exact_inputs`: floats refused)."""
+    if isinstance(delta, (str, bytes)) or not isinstance(delta, Sequence):
+        raise InvalidInputError(f"delta must be a sequence of demands, got {delta!r}")
     if len(delta) == 0:
-        raise ValueError("delta must have at least one coordinate")
-    d_exact = [_rational(v, f"delta[{i}]") for i, v in enumerate(delta)]
+        raise InvalidInputError("delta must have at least one coordinate")
+    d_exact = [rational(v, f"delta[{i}]") for i, v in enumerate(delta)]
     for i, v in enumerate(d_exact):
         if v < 0:
-            raise ValueError(f"delta[{i}] = {v} is negative")
-    e = _rational(eps, "eps")
+            raise InvalidInputError(f"delta[{i}] = {v} is negative")
+    e = rational(eps, "eps")
     if e <= 0:
-        raise ValueError(f"eps = {e} must be positive")
-    qq = _rational(q, "q")
+        raise InvalidInputError(f"eps = {e} must be positive")
+    qq = rational(q, "q")
     if not 0 <= qq <= 1:
-        raise ValueError(f"q = {qq} must lie in [0, 1]")
+        raise InvalidInputError(f"q = {qq} must lie in [0, 1]")
     return d_exact, e, qq
 
 
@@ -81,6 +83,8 @@ class BudgetAllocation:
         return mse_objective(self.c_sorted)
 
     def to_json(self) -> dict[str, Any]:
+        import sympy
+
         obj = self.objective
         return {
             "method": self.method,
@@ -95,6 +99,8 @@ class BudgetAllocation:
 
 def theorem2_c_d(delta_tilde_sorted: Sequence[sympy.Expr], q: sympy.Rational, zeta: sympy.Expr) -> tuple[sympy.Expr, str]:
     """c_d of eq. (16) and which term attains the min ('log-term', 'delta_d' or 'tie')."""
+    import sympy
+
     last = delta_tilde_sorted[-1]
     if q == 0:
         return last, "delta_d"
@@ -106,11 +112,17 @@ def theorem2_c_d(delta_tilde_sorted: Sequence[sympy.Expr], q: sympy.Rational, ze
 
 
 def allocate_budgets(delta: Sequence[Any], eps: Any, q: Any, zeta: Any) -> BudgetAllocation:
-    """Theorem 2, eq. (16): the budgets c (see the module docstring for conventions)."""
+    """Theorem 2, eq. (16): the budgets c (see the module docstring for conventions).
+
+    Inputs are exact (:mod:`bcdp.bayesian.exact_inputs`; floats are refused with
+    :class:`~bcdp.core.errors.FloatRefusedError`).
+    """
+    import sympy
+
     d_exact, e, qq = validate_demands(delta, eps, q)
-    z = _rational(zeta, "zeta")
+    z = rational(zeta, "zeta")
     if not 0 < z <= 1:
-        raise ValueError(f"zeta = {z} must lie in (0, 1]")
+        raise ValidityConditionError(f"zeta = {z} must lie in (0, 1] (Theorem 2, eq. (16))")
     order = sorted_order(d_exact)
     tilde = [sympy.Min(d_exact[i], e) for i in order]
     c_d, cd_branch = theorem2_c_d(tilde, qq, z)
@@ -136,6 +148,8 @@ def allocate_budgets(delta: Sequence[Any], eps: Any, q: Any, zeta: Any) -> Budge
 
 def min_delta_baseline(delta: Sequence[Any], eps: Any, q: Any = 0) -> BudgetAllocation:
     """The (min_i delta_i)-LDP baseline of Sec. 3.2 / App. B.1: c_i = min(min delta, eps) for all i."""
+    import sympy
+
     d_exact, e, qq = validate_demands(delta, eps, q)
     order = sorted_order(d_exact)
     level = sympy.Min(min(d_exact), e)
@@ -144,12 +158,15 @@ def min_delta_baseline(delta: Sequence[Any], eps: Any, q: Any = 0) -> BudgetAllo
 
 
 def stage_weights(c_sorted: Sequence[Any]) -> list[sympy.Expr]:
-    """Mechanism 1's w_k = (c_k - c_{k-1})^2 / (d - k + 1), k = 1..d, with c_0 = 0."""
+    """Mechanism 1's w_k = (c_k - c_{k-1})^2 / (d - k + 1), k = 1..d, with c_0 = 0 (c exact:
+    rationals or closed forms, :func:`bcdp.bayesian.exact_inputs.exact_expr`)."""
+    import sympy
+
     d = len(c_sorted)
     prev = sympy.Integer(0)
     out = []
     for k, ck in enumerate(c_sorted, start=1):
-        ck = as_sympy(ck)
+        ck = exact_expr(ck, f"c[{k - 1}]")
         out.append((ck - prev) ** 2 / (d - k + 1))
         prev = ck
     return out
@@ -160,6 +177,8 @@ def mse_objective(c_sorted: Sequence[Any]) -> sympy.Expr:
 
     Without the hidden constant, the 1/n factor and the cap at d; see :func:`mse_bound_eq17`.
     """
+    import sympy
+
     total = sympy.Integer(0)
     partial = sympy.Integer(0)
     for w in stage_weights(c_sorted):
@@ -172,9 +191,11 @@ def mse_objective(c_sorted: Sequence[Any]) -> sympy.Expr:
 
 def mse_bound_eq17(c_sorted: Sequence[Any], n: Any) -> sympy.Expr:
     """eq. (17)/(69) without its constant: min{(1/n) * mse_objective(c), d}."""
-    nn = _rational(n, "n")
+    import sympy
+
+    nn = rational(n, "n")
     if nn <= 0:
-        raise ValueError("n must be positive")
+        raise InvalidInputError("n must be positive")
     obj = mse_objective(c_sorted)
     d = len(c_sorted)
     if obj is sympy.oo:
@@ -182,11 +203,12 @@ def mse_bound_eq17(c_sorted: Sequence[Any], n: Any) -> sympy.Expr:
     return obj / nn if compare(obj / nn, d) <= 0 else sympy.Integer(d)
 
 
-def mse_objective_float(c_sorted: Sequence[float]) -> float:
-    """float64 twin of :func:`mse_objective` (for optimisation loops)."""
+def mse_objective_float(c_sorted: Sequence[float] | np.ndarray) -> float:
+    """float64 twin of :func:`mse_objective` (for optimisation loops; inputs through
+    :func:`bcdp.core.numbers.to_float_input`)."""
     import numpy as np
 
-    c = np.asarray(c_sorted, dtype=float)
+    c = float_vector(c_sorted, "c_sorted")
     d = c.size
     inc = np.diff(np.concatenate(([0.0], c)))
     partial = np.cumsum(inc ** 2 / (d - np.arange(d)))

@@ -10,8 +10,8 @@ over all R; the dependence (eq. 13) over all S_i, S_i'.  Only for tiny instances
 from __future__ import annotations
 
 import itertools
+from collections.abc import Hashable, Sequence
 from fractions import Fraction
-from typing import Hashable, Sequence
 
 from bcdp.core.numbers import INFINITY
 from bcdp.core.spaces import Mechanism, Prior

@@ -6,31 +6,48 @@ Proposition 4.  If M is c-CDP and the prior satisfies eq. (13) with bounds q_i, 
 Proposition 6.  With A_delta[i, i] = 1/delta_i and A_delta[i, j] = 1/log(1 + (e^{delta_i} - 1)/q_i)
 (j != i), A_delta c <= 1 implies delta_i >= c_i + log(1 + q_i e^{sum_{j != i} c_j} - q_i) for all i.
 
-Exact versions take and return sympy expressions (c_i may be logs of rationals, as produced by
-:func:`bcdp.bayesian.notions.cdp_vector`); ``*_float`` versions take floats.
+BCDP paper, arXiv:2410.18404, Sec. 3.4 and App. A.4-A.5.  Exact versions take and return sympy
+expressions: inputs are rationals (ints, Fractions, strings such as "1/2") or exact sympy closed
+forms (c_i may be logs of rationals, as produced by :func:`bcdp.bayesian.notions.cdp_vector`);
+floats are refused (:mod:`bcdp.bayesian.exact_inputs`).  ``*_float`` versions take floats
+(:func:`bcdp.core.numbers.to_float_input`).
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-import sympy
+from bcdp.bayesian.exact_inputs import exact_expr, float_vector
+from bcdp.core.errors import InvalidInputError
+from bcdp.core.intervals import compare
+from bcdp.core.numbers import INFINITY, to_float_input, to_fraction
 
-from bcdp.core.intervals import as_sympy, compare
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+    import sympy
+
+
+def _exact_list(values: Sequence[Any], name: str) -> list[sympy.Expr]:
+    if isinstance(values, (str, bytes)) or not isinstance(values, Sequence):
+        raise InvalidInputError(f"{name} must be a sequence, got {values!r}")
+    return [exact_expr(v, f"{name}[{i}]") for i, v in enumerate(values)]
 
 
 def _check(c: Sequence[Any], q: Sequence[Any]) -> tuple[list[sympy.Expr], list[sympy.Expr]]:
-    cs, qs = [as_sympy(v) for v in c], [as_sympy(v) for v in q]
+    import sympy
+
+    cs, qs = _exact_list(c, "c"), _exact_list(q, "q")
     if len(cs) != len(qs):
-        raise ValueError(f"c has {len(cs)} entries but q has {len(qs)}")
+        raise InvalidInputError(f"c has {len(cs)} entries but q has {len(qs)}")
     for i, v in enumerate(cs):
         if v is not sympy.oo and compare(v, 0) < 0:
-            raise ValueError(f"c[{i}] = {v} is negative")
+            raise InvalidInputError(f"c[{i}] = {v} is negative")
     for i, v in enumerate(qs):
         if compare(v, 0) < 0 or compare(v, 1) > 0:
-            raise ValueError(f"q[{i}] = {v} is not in [0, 1]")
+            raise InvalidInputError(f"q[{i}] = {v} is not in [0, 1]")
     return cs, qs
 
 
@@ -39,6 +56,8 @@ def prop4_bcdp_bound(c: Sequence[Any], q: Sequence[Any], eps: Any | None = None)
 
     Infinite c entries give infinite bounds (part 1); part 2 caps every bound at eps.
     """
+    import sympy
+
     cs, qs = _check(c, q)
     out = []
     if eps is None:
@@ -50,9 +69,9 @@ def prop4_bcdp_bound(c: Sequence[Any], q: Sequence[Any], eps: Any | None = None)
             s = sympy.Add(*rest) if rest else sympy.Integer(0)
             out.append(cs[i] + sympy.log(1 + qs[i] * sympy.exp(s) - qs[i]))
         return out
-    e = as_sympy(eps)
+    e = exact_expr(eps, "eps")
     if compare(e, 0) < 0:
-        raise ValueError("eps must be non-negative")
+        raise InvalidInputError("eps must be non-negative")
     for i in range(len(cs)):
         if cs[i] is sympy.oo:
             out.append(e)
@@ -64,37 +83,47 @@ def prop4_bcdp_bound(c: Sequence[Any], q: Sequence[Any], eps: Any | None = None)
 
 def prop4_ldp_bound(c: Sequence[Any]) -> sympy.Expr:
     """Proposition 4 (1), first claim: a c-CDP mechanism on a product domain is (sum c)-LDP."""
-    cs = [as_sympy(v) for v in c]
+    import sympy
+
+    cs = _exact_list(c, "c")
     return sympy.oo if any(v is sympy.oo for v in cs) else sympy.Add(*cs)
 
 
 def prop4_bcdp_bound_float(c: Sequence[float], q: Sequence[float], eps: float | None = None) -> np.ndarray:
-    """float64 twin of :func:`prop4_bcdp_bound` (log1p/expm1 form: c_i + log1p(q_i expm1(s)))."""
-    c_arr, q_arr = np.asarray(c, dtype=float), np.asarray(q, dtype=float)
+    """float64 twin of :func:`prop4_bcdp_bound` (log1p/expm1 form: c_i + log1p(q_i expm1(s))).
+
+    Inputs through :func:`bcdp.core.numbers.to_float_input` (floats, ints, Fractions, strings).
+    """
+    import numpy as np
+
+    c_arr, q_arr = float_vector(c, "c"), float_vector(q, "q")
     if c_arr.shape != q_arr.shape:
-        raise ValueError("c and q must have the same shape")
-    if np.any(np.isnan(c_arr)) or np.any(c_arr < 0):
-        raise ValueError("c must be non-negative and not NaN")
-    if np.any(np.isnan(q_arr)) or np.any((q_arr < 0) | (q_arr > 1)):
-        raise ValueError("q must lie in [0, 1]")
+        raise InvalidInputError("c and q must have the same shape")
+    if np.any(c_arr < 0):
+        raise InvalidInputError("c must be non-negative and not NaN")
+    if np.any((q_arr < 0) | (q_arr > 1)):
+        raise InvalidInputError("q must lie in [0, 1]")
     if eps is None:
         rest = c_arr.sum() - c_arr
         with np.errstate(over="ignore"):
             return c_arr + np.log1p(q_arr * np.expm1(rest))
+    eps = to_float_input(eps, "eps")
     if not eps >= 0:
-        raise ValueError("eps must be non-negative")
+        raise InvalidInputError("eps must be non-negative")
     return np.minimum(c_arr + np.log1p(q_arr * math.expm1(eps)), eps)
 
 
 def prop6_matrix(delta: Sequence[Any], q: Sequence[Any]) -> sympy.Matrix:
     """eq. (53): A_delta (exact).  Requires delta_i > 0; q_i = 0 gives off-diagonal 0 (the limit)."""
-    ds, qs = [as_sympy(v) for v in delta], [as_sympy(v) for v in q]
+    import sympy
+
+    ds, qs = _exact_list(delta, "delta"), _exact_list(q, "q")
     n = len(ds)
     if len(qs) != n:
-        raise ValueError("delta and q must have the same length")
+        raise InvalidInputError("delta and q must have the same length")
     for i, v in enumerate(ds):
         if compare(v, 0) <= 0:
-            raise ValueError(f"delta[{i}] = {v} must be positive for A_delta")
+            raise InvalidInputError(f"delta[{i}] = {v} must be positive for A_delta")
     rows = []
     for i in range(n):
         row = []
@@ -111,8 +140,10 @@ def prop6_matrix(delta: Sequence[Any], q: Sequence[Any]) -> sympy.Matrix:
 
 def prop6_condition_holds(delta: Sequence[Any], q: Sequence[Any], c: Sequence[Any]) -> bool:
     """Certified check of A_delta c <= 1 (every row)."""
+    import sympy
+
     A = prop6_matrix(delta, q)
-    cs = [as_sympy(v) for v in c]
+    cs = _exact_list(c, "c")
     return all(compare(sum((A[i, j] * cs[j] for j in range(len(cs))), sympy.Integer(0)), 1) <= 0
                for i in range(len(cs)))
 
@@ -125,20 +156,16 @@ def prop4_bound_ratios(c_ratios: Sequence[Any], q: Sequence[Any],
     min{r_i (1 + q_i (e^eps - 1)), e^eps}.  Infinite inputs (:data:`bcdp.core.numbers.INFINITY`)
     propagate.  This is what lets the checks compare Prop. 4 with the exact engine in rationals.
     """
-    from fractions import Fraction
-
-    from bcdp.core.numbers import INFINITY, to_fraction
-
     def frac(v, name):
         return INFINITY if v == INFINITY else to_fraction(v, name)
 
     rs = [frac(v, f"c_ratios[{i}]") for i, v in enumerate(c_ratios)]
     qs = [to_fraction(v, f"q[{i}]") for i, v in enumerate(q)]
     if len(rs) != len(qs):
-        raise ValueError("c_ratios and q must have the same length")
+        raise InvalidInputError("c_ratios and q must have the same length")
     for i, r in enumerate(rs):
         if r != INFINITY and r < 1:
-            raise ValueError(f"c_ratios[{i}] = {r} < 1 (c_i would be negative)")
+            raise InvalidInputError(f"c_ratios[{i}] = {r} < 1 (c_i would be negative)")
     out = []
     if ldp_ratio is None:
         for i, r in enumerate(rs):

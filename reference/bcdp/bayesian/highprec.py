@@ -13,8 +13,8 @@ docstring and tested there against the literal definitions:
   (on the prior's support for BDP), BCDP compares the conditional output laws
   P{M = y | x_i = v} of eq. (9) for two supported values v, v';
 * for each output column the largest ratio of two rows is (column max) / (column min), so the
-  search is linear (:func:`max_column_ratio`); 0/0 columns are skipped, a positive max over a zero
-  min is infinite.
+  search is linear (:func:`max_column_ratio`: the core implementation run at ``dps`` digits);
+  0/0 columns are skipped, a positive max over a zero min is infinite.
 
 Priors stay exact (:class:`bcdp.core.spaces.Prior`, Fractions); their entries are rounded to ``dps``
 digits only when they multiply kernel entries.  Coordinate dependence (eq. 13) involves only the
@@ -22,22 +22,25 @@ prior and is computed exactly by :func:`bcdp.bayesian.notions.coordinate_depende
 
 Accuracy.  All sums are of non-negative terms, so every computed probability has relative error
 at most about (number of operations) * 10^-dps, and every log-ratio an absolute error of the same
-order; ``tests/test_highprec.py`` checks agreement with the Fraction engine to 50 digits at
+order; ``tests/bayesian/test_highprec.py`` checks agreement with the Fraction engine to 50 digits at
 dps = 60 on random rational instances (zeros and 2^-k entries included).  Ties between different
 entries may be broken differently from the exact engine (values agree, witnesses may differ).
 """
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any, Hashable, Sequence
+from typing import Any
 
 import mpmath
-import sympy
 
-from bcdp.core.errors import InvalidInputError
-from bcdp.core.intervals import as_sympy, interval
+from bcdp.bayesian.exact_inputs import exact_expr
+from bcdp.core.divergences import max_column_ratio as core_max_column_ratio
+from bcdp.core.errors import CertificationError, InvalidInputError
+from bcdp.core.intervals import interval, lower_end, upper_end
+from bcdp.core.numbers import INFINITY, to_fraction
 from bcdp.core.spaces import Mechanism, Prior, ProductDomain
 
 DEFAULT_DPS = 60
@@ -46,32 +49,37 @@ DEFAULT_DPS = 60
 # -- scalars -------------------------------------------------------------------------------------
 
 def mpf_of(value: Any, dps: int = DEFAULT_DPS) -> mpmath.mpf:
-    """``value`` rounded to ``dps`` digits: Fractions/ints exactly rounded once; sympy
-    expressions (rationals, exp, log, Min, Max) through a certified interval enclosure
-    (:func:`bcdp.core.intervals.interval`) at about 3.4 dps + 64 bits, whose width is checked to be
-    below 10^-(dps+5) relative; mpf values are rounded to ``dps``."""
-    with mpmath.workdps(dps):
-        if isinstance(value, mpmath.mpf):
+    """``value`` rounded to ``dps`` digits.
+
+    mpf values are rounded to ``dps``; exact numbers (ints, Fractions, sympy Rationals, strings such
+    as ``"1/3"`` or ``"0.2"``; floats refused, :mod:`bcdp.bayesian.exact_inputs`) are rounded once;
+    exact sympy closed forms (rationals, exp, log, Min, Max) go through a certified interval
+    enclosure (:func:`bcdp.core.intervals.interval`) at about 3.4 dps + 64 bits, whose width is
+    checked to be below 10^-(dps+5) relative (:class:`~bcdp.core.errors.CertificationError` if not).
+    """
+    if isinstance(value, mpmath.mpf):
+        with mpmath.workdps(dps):
             return +value
-        if isinstance(value, bool) or isinstance(value, float):
-            raise TypeError(f"exact value required, got {value!r}")
-        if isinstance(value, int):
-            return mpmath.mpf(value)
-        if isinstance(value, Fraction):
-            return mpmath.mpf(value.numerator) / value.denominator
-        expr = as_sympy(value)
-        if isinstance(expr, sympy.Rational):
-            return mpmath.mpf(int(expr.p)) / int(expr.q)
+    if not type(value).__module__.startswith("sympy"):
+        frac: Fraction | None = to_fraction(value, "value")
+    else:
+        import sympy
+
+        expr = exact_expr(value, "value")
         if expr is sympy.oo:
             return mpmath.inf
+        frac = Fraction(int(expr.p), int(expr.q)) if isinstance(expr, sympy.Rational) else None
+    if frac is not None:
+        with mpmath.workdps(dps):
+            return mpmath.mpf(frac.numerator) / frac.denominator
     bits = int(dps * 3.33) + 64
     enc = interval(expr, bits)
+    lo, hi = lower_end(enc), upper_end(enc)  # exact endpoints
     with mpmath.workprec(bits):
-        lo, hi = mpmath.mpf(enc.a), mpmath.mpf(enc.b)
         mid = (lo + hi) / 2
         width = hi - lo
         if not width <= mpmath.mpf(10) ** (-(dps + 5)) * max(1, abs(mid)):
-            raise ArithmeticError(f"enclosure of {expr} too wide at {bits} bits: {width}")
+            raise CertificationError(f"enclosure of {expr} too wide at {bits} bits: {width}")
     with mpmath.workdps(dps):
         return +mid
 
@@ -124,7 +132,7 @@ class HPMechanism:
         object.__setattr__(self, "outputs", outputs)
 
     @classmethod
-    def from_exact(cls, mechanism: Mechanism, dps: int = DEFAULT_DPS) -> "HPMechanism":
+    def from_exact(cls, mechanism: Mechanism, dps: int = DEFAULT_DPS) -> HPMechanism:
         rows = tuple(tuple(mpf_of(p, dps) for p in row) for row in mechanism.kernel)
         return cls(mechanism.domain, mechanism.outputs, rows, dps)
 
@@ -154,35 +162,29 @@ class HPLogRatio:
 
 def _check_pair(mechanism: HPMechanism, prior: Prior | None) -> None:
     if prior is not None and prior.domain != mechanism.domain:
-        raise ValueError("prior and mechanism are defined on different domains")
+        raise InvalidInputError("prior and mechanism are defined on different domains")
 
 
 # -- the reductions (mirror of bcdp.bayesian.notions) -----------------------------------------------------
 
 def max_column_ratio(rows: Sequence[Sequence[mpmath.mpf]], labels: Sequence[Hashable],
                      outputs: Sequence[Hashable], dps: int = DEFAULT_DPS) -> tuple[Any, dict | None]:
-    """Mirror of :func:`bcdp.bayesian.notions.max_column_ratio`: max over row pairs and columns of
-    rows[a][y] / rows[b][y], as (column max) / (column min) per column; 0/0 skipped, positive/0
-    infinite (``mpmath.inf``).  Same witness format and tie-breaking (first column, first row)."""
-    best: Any = mpmath.mpf(1)
-    witness: dict | None = None
-    if len(rows) == 0:
-        return best, None
+    """:func:`bcdp.core.divergences.max_column_ratio` on mpmath rows, at ``dps`` digits.
+
+    Max over row pairs and columns of rows[a][y] / rows[b][y], as (column max) / (column min) per
+    column; 0/0 skipped, positive/0 infinite; same witness format and tie-breaking (first column,
+    first row) as the exact engine.  The core function is generic in the number type (it only
+    compares entries and divides once per column), so there is one implementation; this adapter
+    sets the working precision and maps its two exact-only results to mpmath: the infinite
+    sentinel becomes ``mpmath.inf`` and the empty maximum (no witness) ``mpf(1)``.
+    """
     with mpmath.workdps(dps):
-        for m, col in enumerate(zip(*rows)):  # columns; col.index gives the first row attaining
-            hi = max(col)
-            if hi == 0:
-                continue
-            lo = min(col)
-            if lo == 0:
-                return mpmath.inf, {"numerator": labels[col.index(hi)], "denominator": labels[col.index(lo)],
-                                    "output": outputs[m]}
-            ratio = hi / lo
-            if witness is None or ratio > best:
-                best = ratio
-                witness = {"numerator": labels[col.index(hi)], "denominator": labels[col.index(lo)],
-                           "output": outputs[m]}
-    return best, witness
+        ratio, witness = core_max_column_ratio(rows, labels, outputs)
+    if ratio == INFINITY:
+        return mpmath.inf, witness
+    if witness is None:
+        return mpmath.mpf(1), None
+    return ratio, witness
 
 
 def _point_witness(w: dict | None) -> dict | None:

@@ -12,15 +12,20 @@ S_i', R.  For fixed (S_i, S_i') the smallest such delta_i is log max_R P1(R)/P0(
 from __future__ import annotations
 
 import itertools
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Hashable, Sequence
-
-import sympy
+from typing import TYPE_CHECKING, Any
 
 from bcdp.bayesian.bruteforce import coordinate_set_members, nonempty_subsets
+from bcdp.bayesian.exact_inputs import exact_expr
+from bcdp.core.errors import InvalidInputError
+from bcdp.core.intervals import compare
 from bcdp.core.numbers import INFINITY, to_fraction
 from bcdp.core.spaces import Mechanism, Prior
+
+if TYPE_CHECKING:  # pragma: no cover
+    import sympy
 
 #: Exhaustive enumeration of rejection regions is refused beyond 2^MAX_OUTPUTS regions.
 MAX_OUTPUTS = 16
@@ -41,18 +46,26 @@ def law_given_coordinate_set(mechanism: Mechanism, prior: Prior, i: int,
     members = coordinate_set_members(prior, i, values)
     mass = sum((prior.pmf[k] for k in members), Fraction(0))
     if mass == 0:
-        raise ValueError(f"pi(x_{i} in {list(values)}) = 0: S_i is not in F+_{{X_i}} (eq. 8)")
+        raise InvalidInputError(f"pi(x_{i} in {list(values)}) = 0: S_i is not in F+_{{X_i}} (eq. 8)")
     return tuple(sum((prior.pmf[k] * mechanism.kernel[k][m] for k in members), Fraction(0)) / mass
                  for m in range(len(mechanism.outputs)))
 
 
+def exact_law(law: Sequence[Any], name: str) -> tuple[Fraction, ...]:
+    """A law over the outputs as exact Fractions (:func:`bcdp.core.numbers.to_fraction`: floats refused)."""
+    if isinstance(law, (str, bytes)) or not isinstance(law, Sequence):
+        raise InvalidInputError(f"{name} must be a sequence of probabilities, got {law!r}")
+    return tuple(to_fraction(v, f"{name}[{m}]") for m, v in enumerate(law))
+
+
 def all_tests(null_law: Sequence[Fraction], alt_law: Sequence[Fraction]) -> list[TestPoint]:
-    """(alpha, beta) of every rejection region R subset of Y, including the empty one."""
+    """(alpha, beta) of every rejection region R subset of Y, including the empty one (exact laws)."""
+    null_law, alt_law = exact_law(null_law, "null_law"), exact_law(alt_law, "alt_law")
     n = len(null_law)
     if len(alt_law) != n:
-        raise ValueError("the two laws must be over the same outputs")
+        raise InvalidInputError("the two laws must be over the same outputs")
     if n > MAX_OUTPUTS:
-        raise ValueError(f"|Y| = {n} > {MAX_OUTPUTS}: use neyman_pearson_curve instead")
+        raise InvalidInputError(f"|Y| = {n} > {MAX_OUTPUTS}: use neyman_pearson_curve instead")
     points = []
     for r in range(n + 1):
         for region in itertools.combinations(range(n), r):
@@ -79,9 +92,13 @@ def neyman_pearson_curve(null_law: Sequence[Fraction], alt_law: Sequence[Fractio
 
     Outputs are added to the rejection region in decreasing order of the likelihood ratio
     P1(y)/P0(y) (infinite first); outputs with probability 0 under both laws are skipped; ties are merged
-    into one segment.
+    into one segment.  The laws are exact (floats refused).
     """
+    null_law, alt_law = exact_law(null_law, "null_law"), exact_law(alt_law, "alt_law")
     n = len(null_law)
+    if len(alt_law) != n:
+        raise InvalidInputError("the two laws must be over the same outputs")
+
     def key(m: int):
         p0, p1 = null_law[m], alt_law[m]
         if p0 == 0:
@@ -119,11 +136,16 @@ def smallest_delta_ratio(points: Sequence[TestPoint]) -> Fraction | float:
 def satisfies_testing_criterion(points: Sequence[TestPoint], delta: sympy.Expr | Fraction | int | str,
                                 form: str = "type1") -> bool:
     """eq. (12) (``form="type1"``: e^delta alpha + beta >= 1) or its twin (``"type2"``:
-    alpha + e^delta beta >= 1), decided exactly with sympy for every test."""
-    d = sympy.sympify(delta) if not isinstance(delta, (Fraction, int, str)) else \
-        sympy.Rational(str(to_fraction(delta, "delta")))
+    alpha + e^delta beta >= 1), decided for every test with the certified comparison
+    :func:`bcdp.core.intervals.compare` (exact ties proved symbolically).  ``delta`` is exact: a
+    rational or an exact sympy closed form such as ``log(3)`` or ``oo`` (floats refused)."""
+    import sympy
+
+    if form not in ("type1", "type2"):
+        raise InvalidInputError(f"form must be 'type1' or 'type2', not {form!r}")
+    d = exact_expr(delta, "delta")
     if d.is_negative:
-        raise ValueError("delta must be non-negative")
+        raise InvalidInputError("delta must be non-negative")
     if d == sympy.oo:
         return all(t.alpha > 0 or t.beta >= 1 for t in points) if form == "type1" else \
             all(t.beta > 0 or t.alpha >= 1 for t in points)
@@ -132,21 +154,9 @@ def satisfies_testing_criterion(points: Sequence[TestPoint], delta: sympy.Expr |
         a, b = sympy.Rational(t.alpha.numerator, t.alpha.denominator), \
             sympy.Rational(t.beta.numerator, t.beta.denominator)
         lhs = scale * a + b if form == "type1" else a + scale * b
-        if not _is_nonnegative(sympy.simplify(lhs - 1)):
+        if compare(lhs, 1) < 0:
             return False
     return True
-
-
-def _is_nonnegative(value: sympy.Expr) -> bool:
-    """Decide value >= 0 exactly when sympy can, else by a 60-digit evaluation with a margin."""
-    if value.is_nonnegative is True:
-        return True
-    if value.is_negative is True:
-        return False
-    approx = sympy.N(value, 60)
-    if abs(approx) < sympy.Float("1e-50"):
-        raise ArithmeticError(f"cannot decide the sign of {value} (|value| < 1e-50 at 60 digits)")
-    return bool(approx > 0)
 
 
 def bcdp_ratio_from_tests(mechanism: Mechanism, prior: Prior, i: int) -> tuple[Fraction | float, dict]:

@@ -1,28 +1,30 @@
 """Algorithm 3 of the BCDP paper: least-squares regression under delta-BCDP and eps-LDP (Sec. 5).
 
-Line numbers refer to ``shared/papers/bcdp_paper.txt``.
+BCDP paper, arXiv:2410.18404: Sec. 5 (eqs. 20-21, Assumption 2, Algorithm 3, Theorem 3) and its
+proof in App. C.1 (eqs. 73-77).
 
-Data model (Sec. 5, lines 958-985, 1011-1052)
--------------------------------------------
-User i holds x^(i) = [z^(i); l^(i)] in [-1, 1]^d (Assumption 2, line 1011): a feature vector
+Data model (Sec. 5, eq. (20), Assumption 2 and the paragraph after Algorithm 3)
+----------------------------------------------------------------------------
+User i holds x^(i) = [z^(i); l^(i)] in [-1, 1]^d (Assumption 2): a feature vector
 z^(i) in [-1, 1]^(d-1) and a label l^(i) in [-1, 1].  The *whole* vector, label included, is
 privatised by Mechanism 1 (every coordinate, the label too, has a BCDP demand delta_i); the
-paper puts the label in the **last** coordinate because Assumption 1 (line 716) is not required
-of coordinate d (lines 1049-1051: "we position the label as the last coordinate").  Since
-Mechanism 1 needs the coordinates sorted by non-decreasing demand (line 713), the label last
-means the label has the *largest* demand (it is the least protected coordinate).  The paper does
+paper puts the label in the **last** coordinate because Assumption 1 (Sec. 4) is not required
+of coordinate d (Sec. 5, after Algorithm 3: "we position the label as the last coordinate").
+Since Mechanism 1 needs the coordinates sorted by non-decreasing demand (Sec. 4, before
+Assumption 1), the label last means the label has the *largest* demand (it is the least
+protected coordinate).  The paper does
 not say what to do otherwise; here the caller passes ``order`` (the sorted positions, as
 :attr:`bcdp.bayesian.allocation.BudgetAllocation.order`, indices into [z_1, ..., z_{d-1}, l]) and, by
 default, an order that does not put the label last is refused (``require_label_last=False``
 lifts this; then Assumption 1 must also hold for the label, which the paper calls unreasonable
-for regression, lines 1051-1052).  The loss is l(theta, x) = (1/2)(theta^T z - l)^2 (lines 980-983),
+for regression, Sec. 5 after Algorithm 3).  The loss is l(theta, x) = (1/2)(theta^T z - l)^2 (eq. 20),
 f(theta) = (1/n) sum_i l(theta, x^(i)) (eq. 20), Theta is a compact convex set; here Theta is
 the l2 ball {|theta| <= R}.
 
-The surrogate (Algorithm 3, line 1019; eq. (74))
------------------------------------------------
+The surrogate (Algorithm 3; eq. (74))
+------------------------------------
 Each user sends two independent copies x^(i,1), x^(i,2) = M_mean(x^(i), c/2) (budgets halved:
-LDP/CDP compose, BCDP does not, App. C.1 line 2363).  The server forms
+LDP/CDP compose, BCDP does not: proof of Theorem 3, App. C.1).  The server forms
 
     f_hat(theta) = (1/2n) sum_i ( theta^T z^(i,1) z^(i,2)^T theta - 2 theta^T l^(i,1) z^(i,2) ),   (74)
 
@@ -34,12 +36,12 @@ i.e. f_hat(theta) = theta^T A_hat theta - 2 b_hat^T theta with
 and M_mean is unbiased (with the corrected constant of Mechanism 2, see bcdp.bayesian.mechanisms),
 E[z^(i,1) z^(i,2)^T] = z z^T and E[l^(i,1) z^(i,2)] = l z, so E[f_hat(theta)] = f(theta) -
 (1/2n) sum_i (l^(i))^2, which is eq. (73): the paper's "unbiased" (eq. 77) is for f with the
-theta-free constant dropped (App. C.1, lines 2372-2383).  We also return the unbiased constant
+theta-free constant dropped (App. C.1, eq. (73)).  We also return the unbiased constant
 const_hat = (1/2n) sum_i l^(i,1) l^(i,2), with which E[f_hat(theta)] = f(theta) of eq. (20)
 exactly; it does not move the minimiser.
 
-OPT (Algorithm 3 calls it "any convex optimization algorithm", lines 1007-1009)
------------------------------------------------------------------------------
+OPT (Algorithm 3 calls it "any convex optimization algorithm", Sec. 5)
+--------------------------------------------------------------------
 A_hat is a product of two independent noisy copies and is in general **indefinite** (it is not
 a Gram matrix), so f_hat is not convex and a convex solver is not guaranteed to reach its
 minimum over Theta, which the proof needs (eqs. (75)-(76)).  For Theta an l2 ball this is the
@@ -53,25 +55,35 @@ accept leading batch dimensions (independent repetitions).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 import numpy as np
-from scipy.optimize import brentq
 
 from bcdp.bayesian.mechanisms import (
     Channel,
-    duchi_l2,
     duchi_l2_constant,
     m_mean,
     paper_weights,
     stage_budgets,
 )
+from bcdp.core.numbers import to_float_input
 
 __all__ = [
-    "Quadratic", "TRSResult", "trust_region_subproblem", "least_squares_objective",
-    "privatize_twice", "surrogate_from_copies", "surrogate_objective", "private_least_squares",
-    "m_mean_moments", "surrogate_mean", "surrogate_variance", "check_data", "excess_risk_samples", "asymptotic_excess_risk",
+    "Quadratic",
+    "TRSResult",
+    "asymptotic_excess_risk",
+    "check_data",
+    "excess_risk_samples",
+    "least_squares_objective",
+    "m_mean_moments",
+    "private_least_squares",
+    "privatize_twice",
+    "surrogate_from_copies",
+    "surrogate_mean",
+    "surrogate_objective",
+    "surrogate_variance",
+    "trust_region_subproblem",
 ]
 
 
@@ -94,7 +106,7 @@ class Quadratic:
     def gradient(self, theta: np.ndarray) -> np.ndarray:
         return 2 * (self.A @ np.asarray(theta, dtype=float) - self.b)
 
-    def minimize_on_ball(self, radius: float) -> "TRSResult":
+    def minimize_on_ball(self, radius: float) -> TRSResult:
         return trust_region_subproblem(self.A, self.b, radius)
 
 
@@ -133,12 +145,14 @@ def trust_region_subproblem(A: np.ndarray, b: np.ndarray, radius: float) -> TRSR
       |theta(-mu_1)| <= R on the complement: lam = -mu_1 and theta = theta_rest + tau q_1 with
       tau = sqrt(R^2 - |theta_rest|^2) (either sign is optimal; + is returned).
     """
+    from scipy.optimize import brentq  # lazy: importing the module does not load scipy
+
     A = _sym(A)
     b = np.asarray(b, dtype=float).reshape(-1)
     p = A.shape[0]
     if b.shape != (p,):
         raise ValueError(f"b must have shape ({p},), got {b.shape}")
-    R = float(radius)
+    R = to_float_input(radius, "radius", allow_inf=True)
     if not (math.isfinite(R) and R > 0):
         raise ValueError("radius must be finite and positive")
     if not (np.all(np.isfinite(A)) and np.all(np.isfinite(b))):
@@ -147,7 +161,7 @@ def trust_region_subproblem(A: np.ndarray, b: np.ndarray, radius: float) -> TRSR
     beta = Q.T @ b
     scale = max(float(np.max(np.abs(mu))), 1e-300)
     bnorm = float(np.linalg.norm(b))
-    value = lambda th: float(th @ A @ th - 2 * b @ th)  # noqa: E731
+    value = lambda th: float(th @ A @ th - 2 * b @ th)
 
     # interior solution
     if mu[0] > 1e-13 * scale:
@@ -185,7 +199,7 @@ def trust_region_subproblem(A: np.ndarray, b: np.ndarray, radius: float) -> TRSR
         n2 = float(np.linalg.norm(t))
         return 1.0 / n2 if n2 > 0 else math.inf
 
-    psi = lambda sh: 1.0 / R - inv_norm(sh)  # noqa: E731
+    psi = lambda sh: 1.0 / R - inv_norm(sh)
     s_up = max(bnorm / R - float(mu[0]) - lam_low, 0.0)  # |theta| <= |b|/(mu_1 + lam) <= R beyond
     while psi(s_up) > 0:  # guard against rounding in the bracket
         s_up = s_up * 2 + 1e-300

@@ -23,28 +23,40 @@
 from __future__ import annotations
 
 import math
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
-from scipy.special import gammaln
+
+from bcdp.bayesian.exact_inputs import float_vector
+from bcdp.core.errors import InvalidInputError, WrongTypeError
+from bcdp.core.numbers import to_float_input
 
 Channel = Callable[[np.ndarray, float, float, np.random.Generator], np.ndarray]
 
 
 def _check_eps(eps: float) -> float:
-    eps = float(eps)
+    eps = to_float_input(eps, "eps", allow_inf=True)
     if not math.isfinite(eps) or eps <= 0:
-        raise ValueError(f"the channel needs a finite budget eps > 0 (got {eps})")
+        raise InvalidInputError(f"the channel needs a finite budget eps > 0 (got {eps})")
     return eps
 
 
 def duchi_l2_constant(d: int, eps: float, radius: float, constant: str = "unbiased") -> float:
-    """B of Mechanism 2: ``"unbiased"`` (corrected) or ``"paper"`` (as printed, = 2 x unbiased)."""
+    """B of Mechanism 2: ``"unbiased"`` (corrected) or ``"paper"`` (as printed, = 2 x unbiased).
+
+    Float inputs (:func:`bcdp.core.numbers.to_float_input`); ``d`` an integer >= 1.
+    """
+    # lazy: importing the samplers does not load scipy
+    from scipy.special import gammaln
+
+    if isinstance(d, bool) or not isinstance(d, (int, np.integer)):
+        raise WrongTypeError(f"d must be an integer, got {d!r}")
     if d < 1:
-        raise ValueError("d must be >= 1")
+        raise InvalidInputError("d must be >= 1")
     eps = _check_eps(eps)
+    radius = to_float_input(radius, "radius")
     if not radius > 0:
-        raise ValueError("radius must be positive")
+        raise InvalidInputError("radius must be positive")
     coth = 1.0 / math.tanh(eps / 2.0)  # (e^a + 1)/(e^a - 1), stable for small and large a
     log_ratio = gammaln((d + 1) / 2.0) - gammaln(d / 2.0)
     unbiased = radius * coth * math.sqrt(math.pi) * math.exp(log_ratio)
@@ -52,7 +64,7 @@ def duchi_l2_constant(d: int, eps: float, radius: float, constant: str = "unbias
         return unbiased
     if constant == "paper":
         return math.sqrt(math.pi) * d * radius * coth * math.exp(gammaln((d + 1) / 2.0) - gammaln(d / 2.0 + 1))
-    raise ValueError(f"constant must be 'unbiased' or 'paper', not {constant!r}")
+    raise InvalidInputError(f"constant must be 'unbiased' or 'paper', not {constant!r}")
 
 
 def _duchi_l2_core(x: np.ndarray, eps: float, radius: float, rng: np.random.Generator,
@@ -67,16 +79,16 @@ def _duchi_l2_core(x: np.ndarray, eps: float, radius: float, rng: np.random.Gene
     """
     x = np.asarray(x, dtype=float)
     if x.ndim != 2:
-        raise ValueError(f"x must be an (n, d) array, got shape {x.shape}")
+        raise InvalidInputError(f"x must be an (n, d) array, got shape {x.shape}")
     if not np.all(np.isfinite(x)):
-        raise ValueError("x contains NaN or infinite entries")
+        raise InvalidInputError("x contains NaN or infinite entries")
     n, d = x.shape
     B = duchi_l2_constant(d, eps, radius, constant)
     norms = np.sqrt(np.einsum("ij,ij->i", x, x))
     too_big = norms > radius * (1 + 1e-12)
     if too_big.any():
         bad = int(np.argmax(too_big))
-        raise ValueError(f"row {bad} has l2 norm {norms[bad]} > radius {radius}")
+        raise InvalidInputError(f"row {bad} has l2 norm {norms[bad]} > radius {radius}")
     p_keep = 1.0 / (1.0 + math.exp(-eps))  # e^a/(e^a+1) without overflow
     K = rng.random(n) < p_keep
     S = rng.random(n) < 0.5 + np.minimum(norms, radius) / (2 * radius)
@@ -108,14 +120,15 @@ def duchi_l2_sum(x: np.ndarray, eps: float, radius: float, rng: np.random.Genera
 
 
 def stage_budgets(c_sorted: Sequence[float]) -> np.ndarray:
-    c = np.asarray(c_sorted, dtype=float)
-    if c.ndim != 1 or c.size == 0:
-        raise ValueError("c must be a non-empty vector")
+    """Mechanism 1's stage budgets c_k - c_{k-1} (c_0 = 0) of a sorted float budget vector."""
+    c = float_vector(c_sorted, "c")
+    if c.size == 0:
+        raise InvalidInputError("c must be a non-empty vector")
     if np.any(~np.isfinite(c)) or np.any(c < 0):
-        raise ValueError("c must be finite and non-negative")
+        raise InvalidInputError("c must be finite and non-negative")
     inc = np.diff(np.concatenate(([0.0], c)))
     if np.any(inc < -1e-12):
-        raise ValueError("c must be non-decreasing (sort the coordinates by delta first)")
+        raise InvalidInputError("c must be non-decreasing (sort the coordinates by delta first)")
     return np.maximum(inc, 0.0)
 
 
@@ -135,13 +148,13 @@ def m_mean(x: np.ndarray, c_sorted: Sequence[float], rng: np.random.Generator,
     """
     x = np.asarray(x, dtype=float)
     if x.ndim != 2:
-        raise ValueError(f"x must be (n, d), got shape {x.shape}")
+        raise InvalidInputError(f"x must be (n, d), got shape {x.shape}")
     n, d = x.shape
     if np.any(np.abs(x) > 1):
-        raise ValueError("x must lie in [-1, 1]^d")
+        raise InvalidInputError("x must lie in [-1, 1]^d")
     inc = stage_budgets(c_sorted)
     if inc.size != d:
-        raise ValueError(f"c has {inc.size} entries but x has {d} coordinates")
+        raise InvalidInputError(f"c has {inc.size} entries but x has {d} coordinates")
     channel = channel or duchi_l2
     w = paper_weights(c_sorted)
     num = np.zeros((n, d))

@@ -16,6 +16,11 @@ from __future__ import annotations
 
 import sympy
 
+from bcdp.bayesian.exact_inputs import exact_expr
+from bcdp.core.errors import InvalidInputError
+
+CONSTANTS = ("unbiased", "paper")
+
 d_s = sympy.Symbol("d", positive=True)
 a_s = sympy.Symbol("a", positive=True)  # exponent (d-3)/2 or the privacy level alpha
 alpha_s, r_s = sympy.symbols("alpha r", positive=True)
@@ -24,6 +29,7 @@ t_s = sympy.Symbol("t", positive=True)
 
 def hemisphere_mean_factor(d) -> sympy.Expr:
     """m_d = E|u_1|, u uniform on S^{d-1} (exact for integer d >= 1, symbolic otherwise)."""
+    d = exact_expr(d, "d")
     return sympy.gamma(sympy.Rational(1, 2) * d) / (sympy.sqrt(sympy.pi) * sympy.gamma((d + 1) / sympy.Integer(2)))
 
 
@@ -52,26 +58,43 @@ def beta_identity_residual() -> sympy.Expr:
     return sympy.gammasimp(lhs - rhs)
 
 
+def _args(d, alpha, r) -> tuple[sympy.Expr, sympy.Expr, sympy.Expr]:
+    return exact_expr(d, "d"), exact_expr(alpha, "alpha"), exact_expr(r, "r")
+
+
+def _check_constant(constant: str) -> str:
+    if constant not in CONSTANTS:
+        raise InvalidInputError(f"constant must be one of {CONSTANTS}, not {constant!r}")
+    return constant
+
+
 def constant_unbiased(d=d_s, alpha=alpha_s, r=r_s) -> sympy.Expr:
+    """Mechanism 2's B that makes the channel unbiased (Sec. 4; exact values or symbols)."""
+    d, alpha, r = _args(d, alpha, r)
     return r * (sympy.exp(alpha) + 1) / (sympy.exp(alpha) - 1) * sympy.sqrt(sympy.pi) \
         * sympy.gamma((d + 1) / sympy.Integer(2)) / sympy.gamma(d / sympy.Integer(2))
 
 
 def constant_paper(d=d_s, alpha=alpha_s, r=r_s) -> sympy.Expr:
     """Mechanism 2's B as printed: sqrt(pi) d r (e^a+1)/(e^a-1) Gamma((d+1)/2)/Gamma(d/2+1)."""
+    d, alpha, r = _args(d, alpha, r)
     return sympy.sqrt(sympy.pi) * d * r * (sympy.exp(alpha) + 1) / (sympy.exp(alpha) - 1) \
         * sympy.gamma((d + 1) / sympy.Integer(2)) / sympy.gamma(d / sympy.Integer(2) + 1)
 
 
 def mean_factor(constant: str, d=d_s) -> sympy.Expr:
     """E[Z | v] / v: B m_d (e^a-1)/(e^a+1) / r, simplified (1 unbiased, 2 paper)."""
+    _check_constant(constant)
+    d = exact_expr(d, "d")
     B = constant_unbiased(d) if constant == "unbiased" else constant_paper(d)
     expr = B * hemisphere_mean_factor(d) * (sympy.exp(alpha_s) - 1) / (sympy.exp(alpha_s) + 1) / r_s
     return sympy.gammasimp(sympy.simplify(expr))
 
 
 def mse_exact(d: int, alpha, r, v_norm_sq, constant: str = "unbiased") -> sympy.Expr:
-    """E|Z - v|^2 = B^2 - 2 (factor - 1/2) |v|^2 ... = B^2 - (2 factor - 1) |v|^2."""
+    """E|Z - v|^2 = B^2 - 2 (factor - 1/2) |v|^2 ... = B^2 - (2 factor - 1) |v|^2 (exact inputs)."""
+    _check_constant(constant)
+    v_norm_sq = exact_expr(v_norm_sq, "v_norm_sq")
     B = (constant_unbiased if constant == "unbiased" else constant_paper)(sympy.Integer(d), alpha, r)
     f = mean_factor(constant, sympy.Integer(d))
     return sympy.simplify(B ** 2 - (2 * f - 1) * v_norm_sq)

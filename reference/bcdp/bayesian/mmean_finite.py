@@ -1,6 +1,6 @@
 """Mechanism 1 (M_mean) with a finite-output LDP channel, as a high-precision joint kernel.
 
-BCDP paper, Mechanism 1 (Sec. 4, line ~640) and the proof of Theorem 2 (App. B.2, eq. (61)).
+BCDP paper (arXiv:2410.18404), Mechanism 1 (Sec. 4) and the proof of Theorem 2 (App. B.2, eq. (61)).
 M_mean(x, c) with c non-decreasing and c_0 = 0 makes d calls: stage k (k = 1..d) applies an LDP
 channel with budget b_k = c_k - c_{k-1} to the sub-vector x_{k:d} and releases Y^k; the estimate
 nu_hat is a deterministic function of (Y^1, ..., Y^d), so by Proposition 5 every privacy
@@ -31,12 +31,15 @@ The joint kernel row of x is the Kronecker product of the stage rows (independen
 from __future__ import annotations
 
 import itertools
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import mpmath
 
+from bcdp.bayesian.exact_inputs import exact_expr
 from bcdp.bayesian.highprec import DEFAULT_DPS, HPMechanism, mpf_of
-from bcdp.core.intervals import as_sympy, compare
+from bcdp.core.errors import InvalidInputError
+from bcdp.core.intervals import compare
 from bcdp.core.spaces import ProductDomain
 
 CHANNELS = ("rr", "coordinate_rr")
@@ -45,7 +48,7 @@ CHANNELS = ("rr", "coordinate_rr")
 def stage_budgets(c_sorted: Sequence[Any], dps: int = DEFAULT_DPS) -> list[mpmath.mpf]:
     """b_k = c_k - c_{k-1} (c_0 = 0) at ``dps`` digits.
 
-    Exact inputs (sympy expressions, Fractions, ints, rational strings) are differenced exactly
+    Exact inputs (sympy closed forms, Fractions, ints, rational strings; floats refused) are differenced exactly
     and evaluated through a certified enclosure; the sign of each difference is decided by
     :func:`bcdp.core.intervals.compare` (a proven tie gives exactly 0; a negative difference, i.e. c
     not non-decreasing or c_1 < 0, raises).  mpf inputs are differenced in mpmath.
@@ -57,13 +60,13 @@ def stage_budgets(c_sorted: Sequence[Any], dps: int = DEFAULT_DPS) -> list[mpmat
             with mpmath.workdps(dps):
                 b = mpmath.mpf(ck) - mpmath.mpf(prev)
             if b < 0:
-                raise ValueError(f"c is not non-decreasing at stage {k} (c_0 = 0)")
+                raise InvalidInputError(f"c is not non-decreasing at stage {k} (c_0 = 0)")
             out.append(b)
         else:
-            diff = as_sympy(ck) - as_sympy(prev)
+            diff = exact_expr(ck, f"c[{k - 1}]") - exact_expr(prev, "c_(k-1)")
             sign = compare(diff, 0)
             if sign < 0:
-                raise ValueError(f"c is not non-decreasing at stage {k} (c_0 = 0): c_k - c_(k-1) = {diff}")
+                raise InvalidInputError(f"c is not non-decreasing at stage {k} (c_0 = 0): c_k - c_(k-1) = {diff}")
             out.append(mpmath.mpf(0) if sign == 0 else mpf_of(diff, dps))
         prev = ck
     return out
@@ -93,7 +96,7 @@ def stage_kernel(channel: str, m: int, b: mpmath.mpf, values: tuple = (0, 1),
                     row.append(p)
                 rows[x] = row
             return rows
-    raise ValueError(f"unknown channel {channel!r}; expected one of {CHANNELS}")
+    raise InvalidInputError(f"unknown channel {channel!r}; expected one of {CHANNELS}")
 
 
 def mmean_joint_kernel(c_sorted: Sequence[Any], d: int, channel: str = "rr", dps: int = DEFAULT_DPS,
@@ -106,14 +109,14 @@ def mmean_joint_kernel(c_sorted: Sequence[Any], d: int, channel: str = "rr", dps
     ``"coordinate_rr"``.  ``meta`` records the stage budgets and the order.
     """
     if channel not in CHANNELS:
-        raise ValueError(f"unknown channel {channel!r}; expected one of {CHANNELS}")
+        raise InvalidInputError(f"unknown channel {channel!r}; expected one of {CHANNELS}")
     if len(c_sorted) != d:
-        raise ValueError(f"c has {len(c_sorted)} entries, d = {d}")
+        raise InvalidInputError(f"c has {len(c_sorted)} entries, d = {d}")
     order = tuple(range(d)) if order is None else tuple(order)
     if sorted(order) != list(range(d)):
-        raise ValueError(f"order {order} is not a permutation of 0..{d - 1}")
+        raise InvalidInputError(f"order {order} is not a permutation of 0..{d - 1}")
     if len(values) != 2:
-        raise ValueError("binary inputs only: values must name two values")
+        raise InvalidInputError("binary inputs only: values must name two values")
     budgets = stage_budgets(c_sorted, dps)
     stages = [stage_kernel(channel, d - k, budgets[k], values, dps) for k in range(d)]
     stage_outputs = [list(itertools.product(values, repeat=d - k)) for k in range(d)]

@@ -26,18 +26,19 @@ pair imposes no constraint and is skipped.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from fractions import Fraction
-from typing import Hashable, Sequence
 
 from bcdp.core.divergences import max_column_ratio
-from bcdp.core.numbers import INFINITY
+from bcdp.core.errors import InvalidInputError
+from bcdp.core.numbers import INFINITY, to_fraction
 from bcdp.core.parameters import LogRatioParameter, ProbabilityParameter
 from bcdp.core.spaces import Mechanism, Point, Prior
 
 
 def _check_pair(mechanism: Mechanism, prior: Prior | None) -> None:
     if prior is not None and prior.domain != mechanism.domain:
-        raise ValueError("prior and mechanism are defined on different domains")
+        raise InvalidInputError("prior and mechanism are defined on different domains")
 
 
 def ldp_epsilon(mechanism: Mechanism) -> LogRatioParameter:
@@ -144,7 +145,13 @@ def bcdp_vector(mechanism: Mechanism, prior: Prior) -> list[LogRatioParameter]:
 
 
 def total_variation(p: dict, q: dict) -> tuple[Fraction, list]:
-    """TV(p, q) = sum_z max(p(z) - q(z), 0) and the event {z : p(z) > q(z)} attaining it."""
+    """TV(p, q) = sum_z max(p(z) - q(z), 0) and the event {z : p(z) > q(z)} attaining it.
+
+    ``p`` and ``q`` map outcomes to exact probabilities (:func:`bcdp.core.numbers.to_fraction`;
+    floats refused); a missing outcome has probability 0.
+    """
+    p = {z: to_fraction(v, f"p[{z!r}]") for z, v in p.items()}
+    q = {z: to_fraction(v, f"q[{z!r}]") for z, v in q.items()}
     keys = list(dict.fromkeys(list(p) + list(q)))
     event = [z for z in keys if p.get(z, 0) > q.get(z, 0)]
     return sum((p.get(z, Fraction(0)) - q.get(z, Fraction(0)) for z in event), Fraction(0)), event

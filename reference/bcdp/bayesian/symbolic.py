@@ -22,7 +22,9 @@ from typing import Any
 
 import sympy
 
-from bcdp.core.intervals import as_sympy, compare
+from bcdp.bayesian.exact_inputs import exact_expr
+from bcdp.core.errors import InvalidInputError, ValidityConditionError
+from bcdp.core.intervals import compare
 
 x, delta_s, q_s, eps_s = sympy.symbols("x delta q epsilon", positive=True)
 d_s, k_s = sympy.symbols("d k", positive=True, integer=True)
@@ -52,20 +54,23 @@ def prop6_concavity() -> dict[str, Any]:
 
 
 def two_level_objective(a, b, d, k) -> sympy.Expr:
-    """eq. (17) sum for c = (a repeated k times, b repeated d - k times), a <= b."""
-    a, b = as_sympy(a), as_sympy(b)
+    """eq. (17) sum for c = (a repeated k times, b repeated d - k times), a <= b (exact values or
+    symbols; floats refused)."""
+    a, b = exact_expr(a, "a"), exact_expr(b, "b")
+    d, k = exact_expr(d, "d"), exact_expr(k, "k")
     return k * d / a ** 2 + (d - k) ** 2 * d / ((d - k) * a ** 2 + d * (b - a) ** 2)
 
 
 def corollary1_threshold(delta: Any, eps: Any) -> sympy.Expr:
-    return (sympy.exp(as_sympy(delta) / 2) - 1) / (sympy.exp(as_sympy(eps)) - 1)
+    """q* = (e^{delta/2} - 1)/(e^eps - 1), the boundary between regimes 1 and 2 (exact inputs)."""
+    return (sympy.exp(exact_expr(delta, "delta") / 2) - 1) / (sympy.exp(exact_expr(eps, "eps")) - 1)
 
 
 def corollary1_regime(delta: Any, eps: Any, q: Any) -> str:
     """'1' (q <= q*), '2a' (q > q*, c_d > delta) or '2b' (q > q*, c_d <= delta); certified."""
-    dl, e, qq = as_sympy(delta), as_sympy(eps), as_sympy(q)
+    dl, e, qq = exact_expr(delta, "delta"), exact_expr(eps, "eps"), exact_expr(q, "q")
     if compare(e, 2 * dl) <= 0:
-        raise ValueError("Corollary 1 requires eps > 2 delta")
+        raise ValidityConditionError("Corollary 1 (Sec. 4, eqs. 18-19) requires eps > 2 delta")
     if compare(qq, corollary1_threshold(dl, e)) <= 0:
         return "1"
     c_d = sympy.log((sympy.exp(dl / 2) + qq - 1) / qq)
@@ -75,8 +80,8 @@ def corollary1_regime(delta: Any, eps: Any, q: Any) -> str:
 def corollary1_c(delta: Any, eps: Any, q: Any, d: int, k: int) -> tuple[sympy.Expr, sympy.Expr, str]:
     """(c_1 = ... = c_k, c_{k+1} = ... = c_d, regime) from the derivation in the module docstring."""
     if not 1 <= k < d:
-        raise ValueError("need 1 <= k < d")
-    dl, e, qq = as_sympy(delta), as_sympy(eps), as_sympy(q)
+        raise InvalidInputError("Corollary 1 needs integers 1 <= k < d")
+    dl, e, qq = exact_expr(delta, "delta"), exact_expr(eps, "eps"), exact_expr(q, "q")
     regime = corollary1_regime(dl, e, qq)
     if regime == "1":
         return dl - sympy.log(1 + qq * (sympy.exp(e) - 1)), e, regime
@@ -92,7 +97,7 @@ def corollary1_objective(delta: Any, eps: Any, q: Any, d: int, k: int) -> sympy.
 
 def corollary1_printed_bound(delta: Any, eps: Any, q: Any, d: int, k: int) -> sympy.Expr:
     """The bracket of eq. (18) (regime 1) or eq. (19) (otherwise), as printed, without O(1)."""
-    dl, e, qq = as_sympy(delta), as_sympy(eps), as_sympy(q)
+    dl, e, qq = exact_expr(delta, "delta"), exact_expr(eps, "eps"), exact_expr(q, "q")
     if corollary1_regime(dl, e, qq) == "1":
         return d * k / dl ** 2 + (d - k) ** 2 / e ** 2
     c_d = sympy.log((sympy.exp(dl / 2) + qq - 1) / qq)
@@ -101,7 +106,7 @@ def corollary1_printed_bound(delta: Any, eps: Any, q: Any, d: int, k: int) -> sy
 
 def corollary1_derived_bound_2a(delta: Any, q: Any, d: int, k: int) -> sympy.Expr:
     """What the derivation gives in regime 2a (compare eq. 19's denominator (d-k)/d delta^2)."""
-    dl, qq = as_sympy(delta), as_sympy(q)
+    dl, qq = exact_expr(delta, "delta"), exact_expr(q, "q")
     c_d = sympy.log((sympy.exp(dl / 2) + qq - 1) / qq)
     return 4 * d * k / dl ** 2 + (d - k) ** 2 / (sympy.Rational(d - k, 4 * d) * dl ** 2 + (c_d - dl / 2) ** 2)
 

@@ -3,8 +3,8 @@
 They exist so that checks can show how, and by how much, they differ from the paper's formulas.
 
 * :func:`allocation_public_code_float` - the c-allocation as described for the BCDP authors'
-  public code (syomantak/BCDP-CodeBase @0914cd4, ``trial.py``; digest in
-  ``shared/notes/anchors.md`` E1): float64 arithmetic and a strict ``c_d < delta_i`` where eq. (16)
+  public code (syomantak/BCDP-CodeBase @0914cd4, ``trial.py``, the Fig. 3 experiment of App. B.1):
+  float64 arithmetic and a strict ``c_d < delta_i`` where eq. (16)
   has ``c_d <= delta~_i``; no capping of delta at eps.  At q = 1, zeta = 1 the exact split is a
   tie; float64 computes c_d = 0.19999999999999984 < 0.2 and so returns the paper's c_1 = 0.2 only
   by a rounding accident (exact arithmetic with the strict test gives c_1 = 0).
@@ -14,17 +14,24 @@ They exist so that checks can show how, and by how much, they differ from the pa
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import sympy
 
 from bcdp.bayesian.allocation import BudgetAllocation, sorted_order, validate_demands
+from bcdp.bayesian.exact_inputs import exact_expr, float_vector
 from bcdp.core.intervals import compare
+from bcdp.core.numbers import to_float_input
 
 
 def allocation_public_code_float(delta: Sequence[float], eps: float, q: float, zeta: float) -> list[float]:
-    """float64, strict-< variant (sorted delta assumed, as in the public code)."""
-    d = list(map(float, delta))
+    """float64, strict-< variant (sorted delta assumed, as in the public code; ``eps`` is not used
+    there: no capping).  Inputs through :func:`bcdp.core.numbers.to_float_input`."""
+    d = [float(v) for v in float_vector(delta, "delta")]
+    to_float_input(eps, "eps")  # validated only: the public code does not cap delta at eps
+    q = to_float_input(q, "q")
+    zeta = to_float_input(zeta, "zeta")
     if q == 0:
         c_d = d[-1]
     else:
@@ -34,9 +41,9 @@ def allocation_public_code_float(delta: Sequence[float], eps: float, q: float, z
 
 
 def allocation_exact_strict(delta: Sequence[Any], eps: Any, q: Any, zeta: Any) -> BudgetAllocation:
-    """eq. (16) with ``c_d < delta~_i`` (strict) in exact arithmetic."""
+    """eq. (16) with ``c_d < delta~_i`` (strict) in exact arithmetic (exact inputs; floats refused)."""
     d_exact, e, qq = validate_demands(delta, eps, q)
-    z = sympy.Rational(str(zeta)) if not isinstance(zeta, sympy.Basic) else zeta
+    z = exact_expr(zeta, "zeta")
     order = sorted_order(d_exact)
     tilde = [sympy.Min(d_exact[i], e) for i in order]
     if qq == 0:
