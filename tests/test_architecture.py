@@ -57,8 +57,6 @@ KNOWN_CYCLES: set[frozenset[str]] = set()
 #: files (relative to the repository) over MAX_LINES lines, rule 8
 KNOWN_OVERSIZE: set[str] = {
     "reference/bcdp/accounting/conversion.py",
-    "reference/bcdp/bayesian/fast.py",
-    "reference/bcdp/bayesian/optimal_allocation.py",
     "reference/bcdp/shuffle/baselines.py",
     "reference/bcdp/shuffle/bounds.py",
     "reference/bcdp/shuffle/exact.py",

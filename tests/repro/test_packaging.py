@@ -121,3 +121,25 @@ def test_package_build_contains_the_data(tmp_path):
     assert (out / "bcdp" / "cli" / "main.py").is_file()
     # only the documented data: the rest of docs/ stays out of the wheel
     assert not (out / "bcdp" / "data" / "errata.md").exists()
+
+
+def test_every_package_directory_is_listed_in_pyproject():
+    """The wheel lists its packages explicitly (package-dir mappings): a new subpackage missing from
+    the list would be absent from the wheel although the editable install finds it."""
+    tomllib = pytest.importorskip("tomllib")
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parents[2]
+    config = tomllib.loads((repo / "pyproject.toml").read_text())["tool"]["setuptools"]
+    listed = set(config["packages"])
+    found = set()
+    for root, name in (("reference/bcdp", "bcdp"), ("proofs_checks", "bcdp.checks")):
+        base = repo / root
+        for init in base.rglob("__init__.py"):
+            rel = init.parent.relative_to(base)
+            if "checks" in rel.parts and root == "reference/bcdp":
+                continue  # the development symlink reference/bcdp/checks -> proofs_checks
+            found.add(".".join((name, *rel.parts)) if rel.parts else name)
+    assert found - listed == set(), f"add to [tool.setuptools] packages: {sorted(found - listed)}"
+    data = {p for p, d in config["package-dir"].items() if p in ("bcdp.golden", "bcdp.data")}
+    assert listed - found - data == set(), f"listed but missing: {sorted(listed - found - data)}"
