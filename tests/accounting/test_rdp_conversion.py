@@ -17,7 +17,6 @@ import mpmath as mp
 import pytest
 from bcdp.accounting import conversion as rc
 from bcdp.accounting.conversion import (
-    CertifiedEpsilon,
     certify_at,
     epsilon_at,
     gaussian_rdp,
@@ -29,6 +28,7 @@ from bcdp.accounting.conversion import (
     zcdp_to_dp,
 )
 from bcdp.core.errors import InvalidInputError
+from bcdp.core.results import Certified
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -204,7 +204,7 @@ def test_single_order_matches_inverted_delta_form(method, a, r, d):
     assert abs(got - float(ref0)) <= 1e-12 * (1 + float(ref0))
     curve = rdp_curve_from_arrays([a], [r], certified_values=[Fraction(r)])
     cert = certify_at(curve, a, d, method)
-    assert isinstance(cert, CertifiedEpsilon) and cert.rdp_certified
+    assert isinstance(cert, Certified) and cert.rdp_certified
     with mp.workdps(DPS):
         assert M(cert.epsilon_certified_upper) >= ref0       # guaranteed upper bound
         lo, hi = mp.mpf(cert.enclosure[0]), mp.mpf(cert.enclosure[1])
