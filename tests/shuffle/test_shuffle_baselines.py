@@ -213,7 +213,7 @@ def test_clone_pair_delta_encloses_brute_force(n, eps0):
 def test_clone_pair_delta_with_truncated_support_of_C():
     # n = 250, eps0 = 1, tail_tol = 1e-12: the module sums C over a window and bounds the rest;
     # the brute force sums every c and every y, without thresholds or tails (30 digits).
-    from bcdp.shuffle.baselines import _clone_grid
+    from bcdp.shuffle.clones import _clone_grid
     n, eps0, tail_tol = 250, 1.0, 1e-12
     grid = _clone_grid(eps0, n, tail_tol)
     assert grid.cs[0] > 0 and grid.cs[-1] < n - 1 and 0 < grid.tail_hi <= tail_tol  # premise

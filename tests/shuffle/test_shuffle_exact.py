@@ -264,7 +264,7 @@ def test_worst_pair_observation_wider():
         for eps0 in [0.01, 0.7, 2.0, 5.0]:
             for alpha in [1.1, 2.0, 20.0, 256.0]:
                 dd, dpd = se.rr_all_pairs_rdp(n, eps0, alpha)
-                assert se._argmax_pair(dd, dpd)[1] == (0, "DDprime")
+                assert se.argmax_pair(dd, dpd)[1] == (0, "DDprime")
                 h = (alpha - 1) * dd                 # log H(j); X = H - 1 convex in j (in logs)
                 lx = h + np.log(-np.expm1(-h))
                 assert np.all(np.logaddexp(lx[:-2], lx[2:]) - math.log(2) - lx[1:-1] >= -1e-9)
