@@ -55,7 +55,7 @@ def delta_cks(a, r, eps):
 
 
 def delta_asoodeh(a, r, eps):
-    """anchors.md Sec. G form as a delta: (e^{(a-1) r} - 1) / (a (e^{(a-1) eps} - 1))."""
+    """The Asoodeh et al. form (OpenDP's rdp_epsilon1_on) as a delta: (e^{(a-1) r} - 1) / (a (e^{(a-1) eps} - 1))."""
     return mp.expm1((a - 1) * r) / (a * mp.expm1((a - 1) * eps))
 
 
@@ -354,7 +354,7 @@ def test_zcdp_cks_sound_against_gaussian_and_tighter_than_bun_steinke():
 
 
 # ---------------------------------------------------------------------------------------------
-# Census (partial-DP paper, lines 2391-2418): rho = 2.63 -> (13.8, 1e-6), rho = 1.02 -> (7.85, 1e-6)
+# Census (partial DP paper, arXiv:2209.04053, Sec. 7): rho = 2.63 -> (13.8, 1e-6), rho = 1.02 -> (7.85, 1e-6)
 # ---------------------------------------------------------------------------------------------
 
 def test_census_2020_figures_are_the_cks_conversion():
@@ -393,7 +393,7 @@ def test_curves_match_closed_forms():
             tol = mp.mpf(10) ** -45 * ref          # the reference itself has 50 digits
             assert enc.a - tol <= ref <= enc.b + tol
     # RR: exact pure-DP limit log 4 for alpha -> infinity; the Steinke/dp_accounting tight eps-DP -> RDP
-    # form (anchors.md Sec. G) with eps = log 4 equals it at every order
+    # form with eps = log 4 equals it at every order
     with mp.workdps(DPS):
         eps0 = mp.log(4)
         for a in (2, 5, 50):
@@ -548,7 +548,7 @@ def test_cross_check_dp_accounting():
 
 
 def test_dp_accounting_published_goldens():
-    """Values from dp_accounting's own test suite (shared/notes/anchors.md Sec. F3, [PUB]); no import needed."""
+    """Values from dp_accounting's own test suite ([PUB]); no import needed."""
     # a constant RDP of 1.1 at orders 2..32, delta = 1e-5 -> eps = 1.32783806176 at alpha* = 32 (CKS Prop. 12)
     orders = [float(k) for k in range(2, 33)]
     res = rdp_to_dp(rdp_curve_from_arrays(orders, [1.1] * len(orders)), 1e-5, "cks")

