@@ -99,8 +99,8 @@ ZCDP_METHODS = ("bun-steinke", "cks", "mironov", "asoodeh")
 SOURCES = {
     "mironov": "Mironov (2017), Renyi Differential Privacy, Prop. 3",
     "cks": "Canonne, Kamath & Steinke (2020), Prop. 12 (= Balle et al. 2020 Thm. 21; thesis eq. (5.41), Lemma 2.1.3)",
-    "asoodeh": ("Asoodeh, Liao, Calmon, Kosut & Sankar (ISIT 2020 Lemma 1 / JSAIT 2021), form as recorded in "
-                "shared/notes/anchors.md Sec. G (OpenDP kernel); not confirmed against the paper text"),
+    "asoodeh": ("Asoodeh, Liao, Calmon, Kosut & Sankar (ISIT 2020 Lemma 1 / JSAIT 2021), form of OpenDP's "
+                "rdp_epsilon1_on kernel; not confirmed against the paper text"),
     "bun-steinke": "Bun & Steinke (2016), Concentrated DP, Prop. 1.3",
 }
 

@@ -27,7 +27,7 @@ _REPLACE = "replacement of one record (D, D' differ in the last entry); sup over
 
 BOUNDS: dict[str, BoundSpec] = {
     "thm531_upper": BoundSpec(
-        "thm531_upper", "upper", "thesis Ch. 5, Thm 5.3.1 (Upper Bound 1), line 8178", "(5.4)",
+        "thm531_upper", "upper", "thesis Ch. 5, Sec. 5.3, Thm 5.3.1 (Upper Bound 1)", "(5.4)",
         "integer alpha >= 2", "n >= 1, eps0 >= 0 (any discrete eps0-LDP randomizer)", _REPLACE,
         "sup over both directions",
         "nbar = floor((n-1)/(2E)) + 1 in the first two terms (bar lost in the extraction; the "
@@ -43,15 +43,15 @@ BOUNDS: dict[str, BoundSpec] = {
         "real alpha > 1", "convexity of (alpha-1) D_alpha in alpha [EH14, Cor 2]", _REPLACE,
         "any (applies to each pair, hence to the sup)"),
     "thm532_upper": BoundSpec(
-        "thm532_upper", "upper", "thesis Ch. 5, Thm 5.3.2 (Upper Bound 2), line 8240", "(5.7)",
+        "thm532_upper", "upper", "thesis Ch. 5, Sec. 5.3, Thm 5.3.2 (Upper Bound 2)", "(5.7)",
         "real alpha > 1", "n >= 1, eps0 >= 0", _REPLACE, "sup over both directions",
         "printed 'any alpha >= 1'; at alpha = 1 the expression is +inf (vacuous), so alpha > 1"),
     "efm19_upper": BoundSpec(
-        "efm19_upper", "upper", "[EFM19, Remark 1] as quoted in thesis Ch. 5, line 8300", "(5.8)",
+        "efm19_upper", "upper", "[EFM19, Remark 1] as quoted in thesis Ch. 5, Sec. 5.3", "(5.8)",
         "real alpha > 1", "none stated in the thesis", _REPLACE, "sup over both directions",
         "obtained in EFM19 by a DP-to-RDP conversion"),
     "thm533_lower": BoundSpec(
-        "thm533_lower", "lower", "thesis Ch. 5, Thm 5.3.3, line 8310; proof Sec. 5.3.4", "(5.9)",
+        "thm533_lower", "lower", "thesis Ch. 5, Sec. 5.3, Thm 5.3.3; proof Sec. 5.3.4", "(5.9)",
         "integer alpha >= 2", "n >= 1, eps0 >= 0", _REPLACE,
         "D_alpha(M(D') || M(D)), 2RR, D = 0^n, D' = 0^{n-1}1 (the smaller direction; the "
         "reverse one is the true 2RR RDP)",
@@ -71,7 +71,7 @@ BOUNDS: dict[str, BoundSpec] = {
         "(5.16)", "real alpha >= 2 (proof valid for alpha > 0)", "m >= 1",
         "special pairs as (5.13)", "moment as (5.13)"),
     "thm541_upper": BoundSpec(
-        "thm541_upper", "upper", "thesis Ch. 5, Thm 5.4.1, line 10160; proof Sec. 5.4.1",
+        "thm541_upper", "upper", "thesis Ch. 5, Sec. 5.4, Thm 5.4.1; proof Sec. 5.4.1",
         "Thm 5.4.1 (unnumbered)", "integer alpha >= 2",
         "1 <= k <= n, eps0 >= 0 (Thm 5.4.4 needs k >= 2, eps0 > 0; k = 1 and eps0 = 0 are "
         "accepted because they are checked against the exact oracle)",
