@@ -558,3 +558,34 @@ def test_dp_accounting_published_goldens():
     g = gaussian_rdp(4.530877117)
     res = rdp_to_dp(rdp_curve_from_arrays(default, [g(a) for a in default]), 1e-6, "cks")
     assert abs(res.epsilon_certified_upper - 1.0) < 1e-6
+
+
+# ---------------------------------------------------------------------------------------------
+# results are bcdp.core.results.Certified
+# ---------------------------------------------------------------------------------------------
+
+def test_results_are_certified_with_the_former_fields():
+    """certify_at / rdp_to_dp / zcdp_to_dp return Certified: lower <= the exact (clamped) conversion
+    value (50 digits, computed here) <= upper = epsilon_certified_upper, the former fields are named
+    details, and the result is strict JSON (Bun-Steinke's n/a RDP value is None, not NaN)."""
+    import json
+
+    from bcdp.core.results import jsonable
+
+    cert = certify_at(gaussian_rdp(1.0), 3.0, "1e-5", "cks")
+    with mp.workdps(DPS):
+        exact = max(objective_ref("cks", mp.mpf(3), mp.mpf(3) / 2, mp.mpf(1) / 10 ** 5), 0)
+        assert M(cert.lower) <= exact <= M(cert.upper)
+    assert cert.upper == cert.epsilon_certified_upper and cert.provenance == cert.source == rc.SOURCES["cks"]
+    assert cert.alpha_star == 3.0 and cert.method == "cks" and cert.delta == "1e-5"
+    assert cert.lower == max(0.0, cert.enclosure[0]) and cert.upper == cert.enclosure[1]
+    res = rdp_to_dp(gaussian_rdp(1.0), 1e-5)
+    assert isinstance(res, Certified) and res.alpha_at_search_boundary is False and res.notes == ()
+    bs = zcdp_to_dp("2.63", "1e-6", "bun-steinke")
+    with mp.workdps(DPS):
+        rho, d = mp.mpf("2.63"), mp.mpf(10) ** -6
+        exact = rho + 2 * mp.sqrt(rho * mp.log(1 / d))
+        assert M(bs.lower) <= exact <= M(bs.upper)
+    assert bs.rdp_at_alpha_star_upper is None
+    for r in (cert, res, bs, zcdp_to_dp(0, 1e-6, "bun-steinke")):
+        json.dumps(jsonable(r), allow_nan=False)

@@ -425,3 +425,41 @@ def test_bad_inputs_raise_value_error(call):
 def test_bad_input_types_raise_type_error(call):
     with pytest.raises(TypeError):
         call()
+
+
+# == results are bcdp.core.results.Certified =======================================================
+
+def test_results_are_certified_and_enclose_brute_force():
+    """kov_delta / clone_pair_delta return Certified enclosures of the exact value (60-digit brute
+    force); the brackets carry their former fields as named details and serialise to strict JSON."""
+    import json
+
+    from bcdp.core.results import Certified, jsonable
+
+    T, eps = 4, 0.25
+    P1 = [mpmath.exp(mpmath.mpf(eps)) / (1 + mpmath.exp(mpmath.mpf(eps))), 1 / (1 + mpmath.exp(mpmath.mpf(eps)))]
+    Pt, Qt = bf_product(P1, P1[::-1], T)
+    enc = kov_delta(eps, 0.0, T, 0.3)
+    assert isinstance(enc, Certified) and "KOV15" in enc.provenance
+    assert encloses(enc.lower, enc.upper, hockey(Pt, Qt, mpmath.exp(mpmath.mpf("0.3"))))
+    d = clone_pair_delta(1.0, 5, 0.2)
+    assert isinstance(d, Certified) and "FMT21" in d.provenance
+    assert encloses(d.lower, d.upper, hockey(*bf_clone_pair(5, 1.0), mpmath.exp(mpmath.mpf(0.2))))
+    b = kov_optimal_composition(0.1, 1e-6, 50, 1e-3)
+    assert isinstance(b, Certified) and b.lower <= b.upper
+    assert b.delta == 1e-3 and b.delta_at_upper <= 1e-3 < b.delta_at_lower and b.method == b.provenance
+    assert b.note == "" and "mp_root" in b.details
+    # the certified upper end really satisfies the target at 60 digits (independent profile sum)
+    exact_up = 1 - (1 - mpmath.mpf(1e-6)) ** 50 * (1 - bf_rr_by_flips(0.1, 50, b.upper))
+    assert exact_up <= mpmath.mpf(1e-3)
+    json.dumps(jsonable(b), allow_nan=False)
+    json.dumps(jsonable(kov_optimal_composition(0.1, 1e-6, 100, 5e-5)), allow_nan=False)  # infinite bracket
+
+
+def test_baselines_refuse_strings_and_fractions():
+    from bcdp.core.errors import WrongTypeError
+
+    for bad in (lambda: clones_numerical("1", 100, 1e-6), lambda: kov_delta(Fraction(1, 10), 0.0, 3, 0.1),
+                lambda: clones_closed_form(True, 100, 1e-6)):
+        with pytest.raises(WrongTypeError):
+            bad()

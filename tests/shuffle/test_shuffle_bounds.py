@@ -20,7 +20,11 @@ from math import comb
 import mpmath
 import numpy as np
 import pytest
-from bcdp.core.errors import FloatRefusedError, InvalidInputError, ValidityConditionError
+from bcdp.core.errors import (
+    FloatRefusedError,
+    InvalidInputError,
+    ValidityConditionError,
+)
 from bcdp.shuffle import bounds as sb
 from bcdp.shuffle import symbolic as ss
 from hypothesis import given, settings
@@ -322,7 +326,7 @@ def test_girgis_code_variant_matches_anchor_values():
 # -- structure -----------------------------------------------------------------------------------
 
 def test_interpolation_5_6():
-    f = lambda j: sb.thm531_upper(200, 1, j)  # noqa: E731
+    f = lambda j: sb.thm531_upper(200, 1, j)
     assert sb.interpolate_real_alpha(f, 4) == f(4)
     a = mp("3.25")
     with mpmath.workdps(DPS):

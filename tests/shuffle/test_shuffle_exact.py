@@ -410,7 +410,8 @@ def test_kernels():
                 assert max(col) <= E * min(col)
     rr = se.kary_rr_kernel(3, exp_eps0=4)
     assert rr[0] == [Fraction(2, 3), Fraction(1, 6), Fraction(1, 6)]
-    assert se.random_ldp_kernel(rng, 2, 0)[0] == se.random_ldp_kernel(rng, 2, 0)[0] or True
+    k0 = se.random_ldp_kernel(rng, 3, 0)              # eps0 = 0: every row is the same law
+    assert k0[0] == k0[1] == k0[2] and sum(k0[0]) == 1
 
 
 def test_infinite_divergence_is_inf():
@@ -476,3 +477,45 @@ def test_bad_input():
         se.subsampled_shuffled_law(se.kary_rr_kernel(2, LOG2), [0, 1], "poisson", Fraction(3, 2))
     with pytest.raises(ValueError):
         se.subsampled_shuffled_law(se.kary_rr_kernel(2, LOG2), [0, 1], "bernoulli", 1)
+
+
+# -------------------------------------------------------------------------------------------------
+# input policy and the core divergence behind shuffled_rdp_exact
+# -------------------------------------------------------------------------------------------------
+
+def test_closed_form_strings_are_filtered_before_sympy():
+    e = se.rr_pair_rdp_mp(20, "log(3/2)", 3, dps=30)
+    assert abs(e - se.rr_pair_rdp_mp(20, sympy.log(Fraction(3, 2)), 3, dps=30)) < mpmath.mpf(10) ** -28
+    for bad in ("__import__('os').getcwd()", "x.__class__", "log(2); 1", "lambda: 1"):
+        with pytest.raises(ValueError):
+            se.rr_pair_rdp_mp(20, bad, 3)
+        with pytest.raises(ValueError):
+            se.kary_rr_kernel(2, bad)
+
+
+def test_float_paths_take_floats_and_numeric_strings():
+    a = se.rr_pair_rdp(100, 0.5, [2.0, 3.5])
+    assert np.array_equal(a, se.rr_pair_rdp(100, "0.5", ["2", "3.5"]))
+    with pytest.raises(FloatRefusedError):
+        se.rr_pair_rdp(100.0, 0.5, [2.0])            # counts stay ints
+    with pytest.raises(ValueError):
+        se.rr_pair_rdp(100, float("inf"), [2.0])     # the float path needs a finite eps0
+
+
+def test_shuffled_rdp_exact_equals_direct_fraction_sum():
+    """D_alpha of two exact laws, against log(sum P^a Q^(1-a))/(a-1) written out at 80 digits, for a
+    random 3-ary kernel, integer and fractional orders, several working precisions (dps < 50 is
+    evaluated at 50 digits or more and rounded)."""
+    rng = np.random.default_rng(7)
+    kern = se.random_ldp_kernel(rng, 3, "log(2)")
+    D, Dp = [0, 1, 2, 1], [0, 1, 2, 0]
+    P, Q = se.shuffled_law(kern, D), se.shuffled_law(kern, Dp)
+    for alpha in (2, "5/2", 7):
+        with mpmath.workdps(80):
+            a = mpmath.mpf(Fraction(alpha).numerator) / Fraction(alpha).denominator
+            ref = mpmath.log(mpmath.fsum(
+                (mpmath.mpf(P[h].numerator) / P[h].denominator) ** a
+                * (mpmath.mpf(Q[h].numerator) / Q[h].denominator) ** (1 - a) for h in P)) / (a - 1)
+        for dps in (20, 50, 70):
+            got = se.shuffled_rdp_exact(kern, D, Dp, alpha, dps=dps)
+            assert abs(got - ref) <= mpmath.mpf(10) ** -(dps - 2) * abs(ref)

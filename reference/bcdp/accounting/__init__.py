@@ -34,4 +34,9 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_MODULE_OF))
 
 
-__all__ = sorted(_MODULE_OF)
+# the names of __all__ are provided lazily by __getattr__ above
+__all__ = [  # noqa: F822
+    "RdpCurve", "certify_at", "compose", "epsilon_at", "gaussian_rdp", "randomized_response_rdp",
+    "rdp_curve_from_arrays", "rdp_curve_from_callable", "rdp_to_dp", "wbk19_thm9", "wbk19_thm9_float",
+    "zcdp_rdp", "zcdp_to_dp", "zw19_thm6", "zw19_thm6_float",
+]

@@ -242,6 +242,13 @@ def rdp_curve_from_arrays(orders: Sequence[Any], values: Sequence[Any], certifie
 
 
 __all__ = [
-    "RdpCurve", "UNCERTIFIED", "as_interval", "compose", "gaussian_rdp", "randomized_response_rdp",
-    "rdp_curve_from_arrays", "rdp_curve_from_callable", "zcdp_rdp",
+    "UNCERTIFIED",
+    "RdpCurve",
+    "as_interval",
+    "compose",
+    "gaussian_rdp",
+    "randomized_response_rdp",
+    "rdp_curve_from_arrays",
+    "rdp_curve_from_callable",
+    "zcdp_rdp",
 ]

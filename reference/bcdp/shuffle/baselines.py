@@ -34,4 +34,9 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_MODULE_OF))
 
 
-__all__ = sorted(_MODULE_OF)
+# the names of __all__ are provided lazily by __getattr__ above
+__all__ = [  # noqa: F822
+    "CLOSED_FORM_VARIANTS", "advanced_composition", "clone_pair_delta", "clones_closed_form",
+    "clones_closed_form_cap", "clones_kov_composition", "clones_numerical", "kov_closed_form",
+    "kov_delta", "kov_optimal_composition",
+]

@@ -53,4 +53,40 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_MODULE_OF))
 
 
-__all__ = sorted(_MODULE_OF) + ["InvalidInputError", "ValidityConditionError"]
+# the names of __all__ are provided lazily by __getattr__ above
+__all__ = [  # noqa: F822
+    "BOUNDS",
+    "DEFAULT_DPS",
+    "THM541_VARIANTS",
+    "BoundSpec",
+    "InvalidInputError",
+    "ValidityConditionError",
+    "binomial_central_moments",
+    "cor531_condition",
+    "cor531_upper",
+    "cor531_upper_float",
+    "cor532_lower",
+    "cor532_lower_float",
+    "efm19_upper",
+    "efm19_upper_float",
+    "interpolate_real_alpha",
+    "kbar",
+    "lemma541_subsampled",
+    "nbar",
+    "special_sum",
+    "thm531_upper",
+    "thm531_upper_float",
+    "thm531_upper_real",
+    "thm532_upper",
+    "thm532_upper_float",
+    "thm533_lower",
+    "thm533_lower_float",
+    "thm535_special_case",
+    "thm536_special_case",
+    "thm541_upper",
+    "thm541_upper_float",
+    "thm542_lower",
+    "thm544_ternary",
+    "thm546_ternary_special_case",
+    "upsilon",
+]

@@ -52,10 +52,13 @@ import functools
 import math
 from dataclasses import dataclass
 
-import mpmath
 import numpy as np
 
-from bcdp.core.errors import CertificationError, InvalidInputError, ValidityConditionError
+from bcdp.core.errors import (
+    CertificationError,
+    InvalidInputError,
+    ValidityConditionError,
+)
 from bcdp.core.intervals import iv_precision
 from bcdp.core.results import Certified
 from bcdp.shuffle.baseline_common import (

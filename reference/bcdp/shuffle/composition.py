@@ -43,7 +43,11 @@ from bcdp.shuffle.baseline_common import (
     epsilon_bracket,
     outward_by_one_ulp,
 )
-from bcdp.shuffle.clones import CLOSED_FORM_VARIANTS, clones_closed_form, clones_numerical
+from bcdp.shuffle.clones import (
+    CLOSED_FORM_VARIANTS,
+    clones_closed_form,
+    clones_numerical,
+)
 
 _KOV_DELTA = "KOV15 optimal composition: privacy profile of the T-fold (eps, delta)-RR pair, mpmath.iv"
 

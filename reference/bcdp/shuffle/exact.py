@@ -56,4 +56,11 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_MODULE_OF))
 
 
-__all__ = sorted(_MODULE_OF)
+# the names of __all__ are provided lazily by __getattr__ above
+__all__ = [  # noqa: F822
+    "DIRECTIONS", "argmax_pair", "exact_exp_eps0", "kary_rr_kernel", "log_binom_pmf",
+    "random_ldp_kernel", "renyi_divergence_mp", "renyi_moment_exact", "rr_all_pairs_rdp",
+    "rr_pair_log_moment", "rr_pair_over_j_mp", "rr_pair_rdp", "rr_pair_rdp_mp", "rr_worst_pair_rdp",
+    "rr_worst_vs_lower_pair", "shuffled_law", "shuffled_rdp_exact", "subsampled_shuffled_law",
+    "subsampled_shuffled_rdp_exact",
+]

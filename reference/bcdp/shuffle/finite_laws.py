@@ -28,7 +28,12 @@ import mpmath
 
 from bcdp.core.errors import FloatRefusedError, InvalidInputError, WrongTypeError
 from bcdp.core.numbers import INFINITY, to_fraction
-from bcdp.shuffle.inputs import check_direction, check_dps, exact_alpha, parse_closed_form
+from bcdp.shuffle.inputs import (
+    check_direction,
+    check_dps,
+    exact_alpha,
+    parse_closed_form,
+)
 
 Histogram = tuple
 

@@ -26,14 +26,18 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable, Sequence
-from fractions import Fraction
 from numbers import Integral
 from typing import TYPE_CHECKING, Any
 
 import mpmath
 
 from bcdp.accounting.inputs import to_mpf
-from bcdp.core.errors import CertificationError, FloatRefusedError, InvalidInputError, WrongTypeError
+from bcdp.core.errors import (
+    CertificationError,
+    FloatRefusedError,
+    InvalidInputError,
+    WrongTypeError,
+)
 from bcdp.core.numbers import to_float_input, to_fraction
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -15,7 +15,6 @@ from typing import Any
 import mpmath
 import numpy as np
 
-
 # -- float64 log-binomial pmf (Loader's saddle-point form; accurate for huge n) ----------------------
 
 def _stirlerr_table() -> np.ndarray:

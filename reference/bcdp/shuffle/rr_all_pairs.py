@@ -21,9 +21,14 @@ import mpmath
 import numpy as np
 
 from bcdp.core.errors import CertificationError
-from bcdp.shuffle.inputs import check_count, exact_alpha, exact_eps0, float_eps0, float_orders
+from bcdp.shuffle.inputs import (
+    check_count,
+    exact_alpha,
+    exact_eps0,
+    float_eps0,
+    float_orders,
+)
 from bcdp.shuffle.logspace import bernstein_halfwidth, log1p_exp, log_g, logsumexp_rows
-
 
 # -- mpmath brute force over j (small n) --------------------------------------------------------------
 

@@ -33,8 +33,13 @@ from bcdp.shuffle.inputs import (
     float_eps0,
     float_orders,
 )
-from bcdp.shuffle.logspace import bernstein_halfwidth, log1p_exp, log_binom_pmf, log_g, logsumexp_rows
-
+from bcdp.shuffle.logspace import (
+    bernstein_halfwidth,
+    log1p_exp,
+    log_binom_pmf,
+    log_g,
+    logsumexp_rows,
+)
 
 # -- the pair 0^n vs 0^{n-1}1: mpmath oracle ----------------------------------------------------------
 

@@ -61,7 +61,6 @@ from bcdp.shuffle.inputs import (
     read_mpf,
 )
 
-
 # -- nbar ---------------------------------------------------------------------------------------------
 
 def nbar(n: int, eps0: Any, *, floor: bool = True, chernoff_gamma: Any = Fraction(1, 2),
@@ -242,7 +241,7 @@ def thm531_upper(n: int, eps0: Any, alpha: Any, *, variant: str = "thesis", tail
     n = check_count(n)
     e = check_eps0(eps0)
     a = int(check_alpha(alpha, integer=True))
-    g = check_chernoff_gamma(chernoff_gamma)
+    check_chernoff_gamma(chernoff_gamma)
     if variant not in ("thesis", "n_unbarred"):
         raise InvalidInputError(f"unknown variant {variant!r} (thesis | n_unbarred)")
     if mpmath.isinf(e):

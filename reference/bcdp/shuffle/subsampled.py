@@ -44,9 +44,23 @@ from typing import Any, Callable, Sequence
 import mpmath
 import numpy as np
 
-from bcdp.accounting.inputs import check_rate, check_rdp_value, float_rate, integer_order, integer_orders, log_over
+from bcdp.accounting.inputs import (
+    check_rate,
+    check_rdp_value,
+    float_rate,
+    integer_order,
+    integer_orders,
+    log_over,
+)
 from bcdp.core.errors import ValidityConditionError
-from bcdp.shuffle.inputs import DEFAULT_DPS, check_alpha, check_count, check_eps0, float_eps0, read_mpf
+from bcdp.shuffle.inputs import (
+    DEFAULT_DPS,
+    check_alpha,
+    check_count,
+    check_eps0,
+    float_eps0,
+    read_mpf,
+)
 from bcdp.shuffle.shuffled_bounds import cor531_upper
 
 __all__ = ["gdd21e_condition", "gdd21e_rdp", "gdd21e_rdp_float", "poisson_mixture_rdp", "thm541_poisson_float"]
