@@ -67,7 +67,7 @@ def twin_531_no_floor(n: int, eps0: Any, alpha: int) -> mpmath.mpf:
     nb = sb.nbar(n, eps0, floor=False, dps=DPS)
     with mpmath.workdps(DPS + 10):
         E = mpmath.exp(mpmath.mpf(eps0))
-        inner = (mpmath.binomial(alpha, 2) * (E - 1) ** 2 / (nb * E) + sb._special_sum(nb, E, alpha)
+        inner = (mpmath.binomial(alpha, 2) * (E - 1) ** 2 / (nb * E) + sb.special_sum(nb, E, alpha)
                  + mpmath.exp(mpmath.mpf(eps0) * alpha - (n - 1) / (8 * E)))
         return mpmath.log1p(inner) / (alpha - 1)
 
@@ -77,7 +77,7 @@ def twin_535_at(m_real: Any, eps0: Any, alpha: int) -> mpmath.mpf:
     with mpmath.workdps(DPS + 10):
         E = mpmath.exp(mpmath.mpf(eps0))
         m = mpmath.mpf(m_real)
-        return 1 + mpmath.binomial(alpha, 2) * (E - 1) ** 2 / (m * E) + sb._special_sum(m, E, alpha)
+        return 1 + mpmath.binomial(alpha, 2) * (E - 1) ** 2 / (m * E) + sb.special_sum(m, E, alpha)
 
 
 def twin_531_n_unbarred(n: int, eps0: Any, alpha: int) -> mpmath.mpf:

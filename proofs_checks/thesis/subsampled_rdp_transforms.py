@@ -36,6 +36,7 @@ import numpy as np
 from bcdp.accounting import subsampling as sr
 from bcdp.claims import ClaimResult
 from bcdp.claims.registry import ClaimSpec
+from bcdp.shuffle.subsampled import poisson_mixture_rdp
 
 from .._common import keep
 from ._shuffle_common import exact_api, s
@@ -170,7 +171,7 @@ def check() -> ClaimResult:
                                 return base[n][a]
                             return sr.wbk19_thm9(lambda j: base[t][j], Fraction(t, n), a, eps_inf=eps0)
 
-                        b = sr.poisson_mixture_rdp(n, gamma, a, eps_u)
+                        b = poisson_mixture_rdp(n, gamma, a, eps_u)
                         if ex > b * (1 + TOL):
                             keep(pois_viol, {**rec, "mixture_wbk19": s(b)})
                         # D: thesis combination, ZW19 with the most generous replacement base

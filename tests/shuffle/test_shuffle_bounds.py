@@ -2,9 +2,11 @@
 
 * Input validation: clear errors, conditions enforced, inf for eps0 = inf, never NaN.
 * Independent computations: exact Fraction central moments; the exact oracles of
-  bcdp.shuffle.exact; golden values computed independently by the thesis notes
-  (shared/notes/thesis_part1.md Sec. 8 and thesis_part2.md Sec. 3.2-3.3, their own mpmath code), cited
-  per test; the float64 path against the mpmath path.
+  bcdp.shuffle.exact; golden values computed independently of this code (mpmath scripts written
+  while reading the thesis, at 40+ digits), cited per test by theorem and equation; the float64 path
+  against the mpmath path.
+* Float policy: the high-precision functions refuse floats, the *_float twins take them and agree
+  with the mpmath functions at the float's exact binary value.
 * Each bad twin of proofs_checks/_shuffle_common.py is rejected by the computation its check uses.
 The slow sweep (random K-ary kernels vs (5.4), hypothesis) runs with -m slow.
 """
@@ -18,7 +20,11 @@ from math import comb
 import mpmath
 import numpy as np
 import pytest
-from bcdp.core.errors import InvalidInputError, ValidityConditionError
+from bcdp.core.errors import (
+    FloatRefusedError,
+    InvalidInputError,
+    ValidityConditionError,
+)
 from bcdp.shuffle import bounds as sb
 from bcdp.shuffle import symbolic as ss
 from hypothesis import given, settings
@@ -34,27 +40,30 @@ def mp(x) -> mpmath.mpf:
 # -- validation ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("fn", [sb.thm531_upper, sb.cor532_lower, sb.thm533_lower])
-@pytest.mark.parametrize("bad", [dict(n=0), dict(eps0=-0.1), dict(alpha=1), dict(alpha=0.5),
-                                 dict(alpha=float("nan")), dict(eps0=float("nan")), dict(alpha=2.5),
-                                 dict(n=2.5), dict(alpha=float("inf"))])
+@pytest.mark.parametrize("bad", [dict(n=0), dict(eps0="-0.1"), dict(alpha=1), dict(alpha="0.5"),
+                                 dict(alpha=mpmath.nan), dict(eps0=mpmath.nan), dict(alpha="5/2"),
+                                 dict(n=Fraction(5, 2)), dict(n=2.5), dict(alpha=float("inf")),
+                                 dict(alpha="inf"), dict(eps0=-0.1), dict(alpha=float("nan")),
+                                 dict(eps0=float("nan")), dict(alpha=2.5), dict(n=True), dict(eps0=None)])
 def test_integer_order_bounds_reject_bad_input(fn, bad):
-    args = dict(n=100, eps0=1.0, alpha=3)
+    args = dict(n=100, eps0=1, alpha=3)
     args.update(bad)
     with pytest.raises(sb.InvalidInputError):
         fn(args["n"], args["eps0"], args["alpha"])
 
 
 @pytest.mark.parametrize("fn", [sb.thm532_upper, sb.efm19_upper])
-@pytest.mark.parametrize("alpha", [1, 0.99, float("nan")])
+@pytest.mark.parametrize("alpha", [1, "0.99", Fraction(99, 100), mpmath.mpf("0.99"), mpmath.nan, 0.99,
+                                   float("nan")])
 def test_real_order_bounds_reject_alpha_le_one(fn, alpha):
     with pytest.raises(sb.InvalidInputError):
-        fn(100, 1.0, alpha)
+        fn(100, 1, alpha)
 
 
 def test_cor531_condition_enforced():
-    # 16 e^{2.5} * 9 = 1754 > 1000 (thesis_part2.md Sec. 2.3 'practical note')
+    # 16 e^{2.5} * 9 = 1754 > 1000: Cor 5.3.1's condition alpha^4 e^{5 eps0} < n/9 fails
     with pytest.raises(sb.ValidityConditionError):
-        sb.cor531_upper(1000, 0.5, 2)
+        sb.cor531_upper(1000, "0.5", 2)
     assert sb.cor531_condition(145, 0, 2) and not sb.cor531_condition(144, 0, 2)  # 9 * 16 = 144
     assert sb.cor531_upper(145, 0, 2) == 0
 
@@ -72,7 +81,7 @@ def test_subsampled_input_checks():
 
 def test_infinite_eps0_gives_inf_never_nan():
     inf = float("inf")
-    for v in (sb.thm531_upper(10, inf, 3), sb.thm532_upper(10, inf, 2.5), sb.efm19_upper(10, inf, 2),
+    for v in (sb.thm531_upper(10, inf, 3), sb.thm532_upper(10, inf, "2.5"), sb.efm19_upper(10, inf, 2),
               sb.thm533_lower(10, inf, 3), sb.cor532_lower(10, inf, 3), sb.thm541_upper(10, 5, inf, 3),
               sb.thm542_lower(10, 5, inf, 3)):
         assert mpmath.isinf(v) and v > 0
@@ -81,12 +90,105 @@ def test_infinite_eps0_gives_inf_never_nan():
         assert np.all(np.isinf(arr))
 
 
-@pytest.mark.parametrize("n,eps0,alpha", [(10 ** 7, 10.0, 2), (10 ** 7, 0.01, 256), (2, 8.0, 64), (1, 0.0, 5)])
+@pytest.mark.parametrize("n,eps0,alpha", [(10 ** 7, "10", 2), (10 ** 7, "0.01", 256), (2, "8", 64), (1, "0", 5)])
 def test_extreme_arguments_finite_or_inf(n, eps0, alpha):
     for v in (sb.thm531_upper(n, eps0, alpha, dps=30), sb.thm532_upper(n, eps0, alpha, dps=30),
               sb.thm533_lower(n, eps0, alpha, dps=30)):
         assert not mpmath.isnan(v) and v >= 0
-    assert not np.any(np.isnan(sb.thm531_upper_float(n, eps0, [alpha])))
+    assert not np.any(np.isnan(sb.thm531_upper_float(n, float(eps0), [alpha])))
+
+
+# -- float policy: high-precision functions refuse floats, the *_float twins take them ------------
+
+HIGH_PRECISION_CALLS = [
+    ("thm531_upper", lambda e: sb.thm531_upper(100, e, 3)),
+    ("thm531_upper_real", lambda e: sb.thm531_upper_real(100, e, "2.5")),
+    ("cor531_upper", lambda e: sb.cor531_upper(10 ** 6, e, 2)),
+    ("cor531_condition", lambda e: sb.cor531_condition(10 ** 6, e, 2)),
+    ("thm532_upper", lambda e: sb.thm532_upper(100, e, 3)),
+    ("efm19_upper", lambda e: sb.efm19_upper(100, e, 3)),
+    ("thm533_lower", lambda e: sb.thm533_lower(100, e, 3)),
+    ("cor532_lower", lambda e: sb.cor532_lower(100, e, 3)),
+    ("thm535_special_case", lambda e: sb.thm535_special_case(10, e, 3)),
+    ("thm536_special_case", lambda e: sb.thm536_special_case(10, e, 3)),
+    ("thm541_upper", lambda e: sb.thm541_upper(100, 10, e, 3)),
+    ("thm542_lower", lambda e: sb.thm542_lower(100, 10, e, 3)),
+    ("thm544_ternary", lambda e: sb.thm544_ternary(10, e, 3)),
+    ("thm546_ternary_special_case", lambda e: sb.thm546_ternary_special_case(10, e, 3)),
+    ("nbar", lambda e: sb.nbar(100, e)),
+    ("kbar", lambda e: sb.kbar(100, e)),
+]
+
+
+@pytest.mark.parametrize("name,call", HIGH_PRECISION_CALLS, ids=[c[0] for c in HIGH_PRECISION_CALLS])
+def test_high_precision_bounds_refuse_float_eps0(name, call):
+    with pytest.raises(FloatRefusedError):
+        call(0.5)
+    # the decimal string, the Fraction and the mpf of the same exact value give the same number
+    a, b, c = call("0.5"), call(Fraction(1, 2)), call(mp("0.5"))
+    assert a == b == c
+
+
+@pytest.mark.parametrize("call", [lambda: sb.thm531_upper(100, 1, 3.0), lambda: sb.thm532_upper(100, 1, 2.5),
+                                  lambda: sb.binomial_central_moments(10, 0.25, 3),
+                                  lambda: sb.interpolate_real_alpha(lambda j: mp(j), 2.5),
+                                  lambda: sb.interpolate_real_alpha(lambda j: 0.5, "2.5"),
+                                  lambda: sb.lemma541_subsampled(lambda lam: mp(1), 0.5, 3),
+                                  lambda: sb.upsilon(3, 0.5),
+                                  lambda: sb.thm531_upper(100, 1, 3, chernoff_gamma=0.25),
+                                  lambda: sb.thm531_upper(100.0, 1, 3)])
+def test_high_precision_bounds_refuse_other_float_arguments(call):
+    with pytest.raises(FloatRefusedError):
+        call()
+
+
+def test_infinity_sentinel_and_integral_exact_counts_accepted():
+    assert sb.thm531_upper(mp(100), "1", 3) == sb.thm531_upper(100, "1", 3) == sb.thm531_upper("100", 1, 3)
+    assert mpmath.isinf(sb.thm531_upper(10, "inf", 3)) and mpmath.isinf(sb.thm531_upper(10, mpmath.inf, 3))
+
+
+@pytest.mark.parametrize("n,eps0", [(10, 0.5), (1000, 1.0), (10 ** 6, 2.0), (50, 0.0), (10 ** 7, 0.01)])
+def test_new_float_twins_match_mpmath(n, eps0):
+    """cor531_upper_float, cor532_lower_float and thm533_lower_float against the 60-digit mpmath
+    functions at the float's exact value."""
+    e = mp(eps0)
+    alphas = [2, 3, 5, 9, 16]
+    f_cor = sb.cor531_upper_float(n, eps0, alphas, enforce=False)
+    f_low = sb.cor532_lower_float(n, eps0, alphas)
+    f_533 = sb.thm533_lower_float(n, eps0, alphas)
+    for i, a in enumerate(alphas):
+        ref = sb.cor531_upper(n, e, a, enforce=False)
+        assert f_cor[i] == pytest.approx(float(ref), rel=1e-12, abs=1e-300)
+        ref = sb.cor532_lower(n, e, a)
+        assert f_low[i] == pytest.approx(float(ref), rel=1e-12, abs=1e-300)
+        ref = sb.thm533_lower(n, e, a, dps=50)
+        assert f_533[i] == pytest.approx(float(ref), rel=1e-10, abs=1e-300)
+        # the enforced twin is +inf exactly where the exact condition fails
+        ok = sb.cor531_condition(n, e, a)
+        assert (sb.cor531_upper_float(n, eps0, [a])[0] == math.inf) == (not ok)
+
+
+def test_cor531_float_twin_condition_just_inside_and_outside():
+    # eps0 = 0: the condition is 9 alpha^4 < n, decided exactly (144 = 9 * 2^4 is outside)
+    assert math.isinf(sb.cor531_upper_float(144, 0.0, [2])[0]) and sb.cor531_upper_float(145, 0.0, [2])[0] == 0
+    with pytest.raises(ValidityConditionError):
+        sb.cor531_upper(144, 0, 2)
+    # eps0 = log(2) in float: alpha = 2 needs n/9 > 16 * e^{5 eps0} ~ 512 -> n > 4608 (+ rounding)
+    e = math.log(2)
+    assert math.isinf(sb.cor531_upper_float(4600, e, [2])[0]) and not sb.cor531_condition(4600, mp(e), 2)
+    assert math.isfinite(sb.cor531_upper_float(4620, e, [2])[0]) and sb.cor531_condition(4620, mp(e), 2)
+    assert np.all(np.isinf(sb.cor532_lower_float(10, float("inf"), [2, 3])))
+    assert np.all(np.isinf(sb.thm533_lower_float(10, float("inf"), [2, 3])))
+
+
+def test_float_twins_accept_float_and_string_inputs_and_reject_bad_ones():
+    a = sb.thm531_upper_float(1000, 0.5, [2, 3])
+    assert np.array_equal(a, sb.thm531_upper_float(1000.0, "0.5", np.array([2.0, 3.0])))
+    for bad in (lambda: sb.thm531_upper_float(1000, -0.5, [2]), lambda: sb.thm531_upper_float(1000, float("nan"), [2]),
+                lambda: sb.thm531_upper_float(1000, 0.5, [2.5]), lambda: sb.thm531_upper_float(1000.5, 0.5, [2]),
+                lambda: sb.thm532_upper_float(1000, 0.5, [1.0]), lambda: sb.cor532_lower_float(10, True, [2])):
+        with pytest.raises(InvalidInputError):
+            bad()
 
 
 # -- nbar --------------------------------------------------------------------------------------------
@@ -137,20 +239,22 @@ def test_binomial_central_moments_equal_fractions(method, n, p):
 
 @pytest.mark.parametrize("n,eps0", [(10, 0.5), (1000, 1.0), (10 ** 6, 2.0), (50, 0.0)])
 def test_float_twins_match_mpmath(n, eps0):
+    # the twins take the float eps0; the mpmath functions refuse floats and get its exact binary value
     alphas = [2, 3, 7, 16, 64]
+    e = mp(eps0)
     f531 = sb.thm531_upper_float(n, eps0, alphas)
     for a, v in zip(alphas, f531):
-        assert v == pytest.approx(float(sb.thm531_upper(n, eps0, a)), rel=1e-11, abs=1e-300)
+        assert v == pytest.approx(float(sb.thm531_upper(n, e, a)), rel=1e-11, abs=1e-300)
     f532 = sb.thm532_upper_float(n, eps0, [1.5, 2, 7.7])
     for a, v in zip([1.5, 2, 7.7], f532):
-        assert v == pytest.approx(float(sb.thm532_upper(n, eps0, a)), rel=1e-11)
-    assert sb.efm19_upper_float(n, eps0, [3])[0] == pytest.approx(float(sb.efm19_upper(n, eps0, 3)), rel=1e-12)
+        assert v == pytest.approx(float(sb.thm532_upper(n, e, mp(a))), rel=1e-11)
+    assert sb.efm19_upper_float(n, eps0, [3])[0] == pytest.approx(float(sb.efm19_upper(n, e, 3)), rel=1e-12)
     if eps0 > 0:
         for variant in ("thesis", "girgis_code", "koskela"):
             k = max(1, n // 10)
             fl = sb.thm541_upper_float(n, k, eps0, alphas, variant=variant)
             for a, v in zip(alphas, fl):
-                assert v == pytest.approx(float(sb.thm541_upper(n, k, eps0, a, variant=variant)), rel=1e-10)
+                assert v == pytest.approx(float(sb.thm541_upper(n, k, e, a, variant=variant)), rel=1e-10)
 
 
 def test_cap_is_min_with_eps0():
@@ -167,7 +271,7 @@ L2 = "0.693147180559945309417232121458176568075500134360255254120680009493393621
 
 
 @pytest.mark.parametrize("n,alpha,lower,ub1,ub2", [
-    # thesis_part1.md Sec. 8, e^{eps0} = 2 (their mpmath code): (5.9), (5.4), (5.7)
+    # e^{eps0} = 2, independent mpmath values: (5.9), (5.4), (5.7)
     (3, 2, "0.154150679827258", "1.6154175", "4.0626498"),
     (3, 3, "0.21190712338818", "1.272076", "4.5004354"),
     (3, 5, "0.300471824458729", "1.1517906", "6.25"),
@@ -183,7 +287,7 @@ def test_golden_values_thesis_notes_e2(n, alpha, lower, ub1, ub2):
 
 
 @pytest.mark.parametrize("eps0,alpha,fwd,ub1,cor,ub2,efm", [
-    # thesis_part2.md Sec. 3.2, n = 1000 (their table1000.py, mpmath dps 40)
+    # n = 1000, independent mpmath values (dps 40): (5.9), (5.4), (5.5), (5.7), (5.8)
     ("0.5", 2, 2.55219e-4, 8.42061e-4, 1.68194e-3, 5.55563e-3, 1.24384e-2),
     ("1", 16, 8.59782e-3, 0.133117, 5.88406e-2, 0.273854, 5.15842),
     ("2", 32, 7.98751e-2, 1.51936, 0.142147, 19.8291, 7787.70),
@@ -198,7 +302,7 @@ def test_golden_values_thesis_notes_n1000(eps0, alpha, fwd, ub1, cor, ub2, efm):
 
 
 @pytest.mark.parametrize("n,k,eps0,alpha,lower,upper", [
-    # thesis_part1.md Sec. 8 (Thm 5.4.2 = exact, Thm 5.4.1)
+    # independent mpmath values (Thm 5.4.2 = exact, Thm 5.4.1)
     (10, 4, 1, 5, 0.102945931364, 1.29761),
     (20, 5, "0.5", 3, 0.00478338031212, 0.133555),
     (12, 12, 1, 2, 0.0866486304129, 1.75431),
@@ -209,8 +313,9 @@ def test_golden_values_subsampled(n, k, eps0, alpha, lower, upper):
 
 
 def test_girgis_code_variant_matches_anchor_values():
-    # anchors.md A4: author's code at eps0 = 1, n = 6e4, q = 1/6: lambda = 2 -> 8.3386e-5,
-    # lambda = 20 -> 1.1943e-3; thesis formula 6.5587e-5, 1.0200e-3 (values computed for the notes)
+    # the thesis author's privacy_computation.py (commit 11511d4) at eps0 = 1, n = 6e4, q = 1/6:
+    # lambda = 2 -> 8.3386e-5, lambda = 20 -> 1.1943e-3; thesis formula 6.5587e-5, 1.0200e-3
+    # (values computed independently of this code)
     n, k = 60000, 10000
     assert float(sb.thm541_upper(n, k, 1, 2, variant="girgis_code")) == pytest.approx(8.3386e-5, rel=1e-4)
     assert float(sb.thm541_upper(n, k, 1, 20, variant="girgis_code")) == pytest.approx(1.1943e-3, rel=1e-4)
@@ -221,7 +326,7 @@ def test_girgis_code_variant_matches_anchor_values():
 # -- structure -----------------------------------------------------------------------------------
 
 def test_interpolation_5_6():
-    f = lambda j: sb.thm531_upper(200, 1, j)  # noqa: E731
+    f = lambda j: sb.thm531_upper(200, 1, j)
     assert sb.interpolate_real_alpha(f, 4) == f(4)
     a = mp("3.25")
     with mpmath.workdps(DPS):

@@ -3,7 +3,8 @@
 Every reference value is computed independently here: mpmath sums over all k (no windows),
 exact Fraction sums, brute-force enumeration of report vectors and subsets, and the thesis'
 closed form (5.9) with exact binomial central moments.  No number produced by the code under
-test is hard-coded; the external numbers of shared/notes/anchors.md F1 are cited where used.
+test is hard-coded; the external numbers (an independent scipy/mpmath computation, [HERE]) are
+cited where used.
 """
 
 from __future__ import annotations
@@ -238,7 +239,7 @@ def test_all_pairs_j0_matches_pair_path():
 
 def test_worst_pair_observation_small_n():
     """Observed (not proved): the maximum over all pairs and directions is at j = 0, "DDprime"
-    (thesis_part2.md Section 3.1); checked against the mpmath brute force."""
+    (the reverse of the thesis' lower-bound direction (5.9)); checked against the mpmath brute force."""
     for n in [2, 4, 9, 17]:
         for eps0 in ["1/20", "1", "3"]:
             for alpha in ["101/100", 2, 10, 100]:
@@ -264,14 +265,14 @@ def test_worst_pair_observation_wider():
         for eps0 in [0.01, 0.7, 2.0, 5.0]:
             for alpha in [1.1, 2.0, 20.0, 256.0]:
                 dd, dpd = se.rr_all_pairs_rdp(n, eps0, alpha)
-                assert se._argmax_pair(dd, dpd)[1] == (0, "DDprime")
+                assert se.argmax_pair(dd, dpd)[1] == (0, "DDprime")
                 h = (alpha - 1) * dd                 # log H(j); X = H - 1 convex in j (in logs)
                 lx = h + np.log(-np.expm1(-h))
                 assert np.all(np.logaddexp(lx[:-2], lx[2:]) - math.log(2) - lx[1:-1] >= -1e-9)
 
 
 # -------------------------------------------------------------------------------------------------
-# anchors.md F1 (external numbers, [HERE] provenance): (eps, delta) of the pair 0^n vs 0^{n-1}1
+# external numbers ([HERE]: independent scipy/mpmath computation): (eps, delta) of the pair 0^n vs 0^{n-1}1
 # -------------------------------------------------------------------------------------------------
 
 def _pair_eps_of_delta(n, eps0, delta):
@@ -295,13 +296,13 @@ def _pair_eps_of_delta(n, eps0, delta):
     return hi
 
 
-def test_anchor_F1_exact_pair_eps_delta():
-    """anchors.md F1: n = 1e4, eps0 = 1, delta = 1e-6 -> 0.0356588153 (mpmath-confirmed there)."""
+def test_external_exact_pair_eps_delta():
+    """[HERE] n = 1e4, eps0 = 1, delta = 1e-6 -> 0.0356588153 (mpmath-confirmed there)."""
     assert _pair_eps_of_delta(10 ** 4, 1.0, 1e-6) == pytest.approx(0.0356588153, abs=2e-9)
 
 
-def test_anchor_F1_route_through_exact_rdp():
-    """anchors.md F1: CKS conversion of the exact 2RR RDP (alpha <= 399) at n = 1e4, eps0 = 1,
+def test_external_route_through_exact_rdp():
+    """[HERE] CKS conversion of the exact 2RR RDP (alpha <= 399) at n = 1e4, eps0 = 1,
     delta = 1e-6 gives 0.039361 at alpha* = 372.  CKS [CKS20]:
     eps = rdp + log((a-1)/a) - (log delta + log a)/(a-1)."""
     a = np.arange(2, 400, dtype=float)
@@ -409,7 +410,8 @@ def test_kernels():
                 assert max(col) <= E * min(col)
     rr = se.kary_rr_kernel(3, exp_eps0=4)
     assert rr[0] == [Fraction(2, 3), Fraction(1, 6), Fraction(1, 6)]
-    assert se.random_ldp_kernel(rng, 2, 0)[0] == se.random_ldp_kernel(rng, 2, 0)[0] or True
+    k0 = se.random_ldp_kernel(rng, 3, 0)              # eps0 = 0: every row is the same law
+    assert k0[0] == k0[1] == k0[2] and sum(k0[0]) == 1
 
 
 def test_infinite_divergence_is_inf():
@@ -475,3 +477,45 @@ def test_bad_input():
         se.subsampled_shuffled_law(se.kary_rr_kernel(2, LOG2), [0, 1], "poisson", Fraction(3, 2))
     with pytest.raises(ValueError):
         se.subsampled_shuffled_law(se.kary_rr_kernel(2, LOG2), [0, 1], "bernoulli", 1)
+
+
+# -------------------------------------------------------------------------------------------------
+# input policy and the core divergence behind shuffled_rdp_exact
+# -------------------------------------------------------------------------------------------------
+
+def test_closed_form_strings_are_filtered_before_sympy():
+    e = se.rr_pair_rdp_mp(20, "log(3/2)", 3, dps=30)
+    assert abs(e - se.rr_pair_rdp_mp(20, sympy.log(Fraction(3, 2)), 3, dps=30)) < mpmath.mpf(10) ** -28
+    for bad in ("__import__('os').getcwd()", "x.__class__", "log(2); 1", "lambda: 1"):
+        with pytest.raises(ValueError):
+            se.rr_pair_rdp_mp(20, bad, 3)
+        with pytest.raises(ValueError):
+            se.kary_rr_kernel(2, bad)
+
+
+def test_float_paths_take_floats_and_numeric_strings():
+    a = se.rr_pair_rdp(100, 0.5, [2.0, 3.5])
+    assert np.array_equal(a, se.rr_pair_rdp(100, "0.5", ["2", "3.5"]))
+    with pytest.raises(FloatRefusedError):
+        se.rr_pair_rdp(100.0, 0.5, [2.0])            # counts stay ints
+    with pytest.raises(ValueError):
+        se.rr_pair_rdp(100, float("inf"), [2.0])     # the float path needs a finite eps0
+
+
+def test_shuffled_rdp_exact_equals_direct_fraction_sum():
+    """D_alpha of two exact laws, against log(sum P^a Q^(1-a))/(a-1) written out at 80 digits, for a
+    random 3-ary kernel, integer and fractional orders, several working precisions (dps < 50 is
+    evaluated at 50 digits or more and rounded)."""
+    rng = np.random.default_rng(7)
+    kern = se.random_ldp_kernel(rng, 3, "log(2)")
+    D, Dp = [0, 1, 2, 1], [0, 1, 2, 0]
+    P, Q = se.shuffled_law(kern, D), se.shuffled_law(kern, Dp)
+    for alpha in (2, "5/2", 7):
+        with mpmath.workdps(80):
+            a = mpmath.mpf(Fraction(alpha).numerator) / Fraction(alpha).denominator
+            ref = mpmath.log(mpmath.fsum(
+                (mpmath.mpf(P[h].numerator) / P[h].denominator) ** a
+                * (mpmath.mpf(Q[h].numerator) / Q[h].denominator) ** (1 - a) for h in P)) / (a - 1)
+        for dps in (20, 50, 70):
+            got = se.shuffled_rdp_exact(kern, D, Dp, alpha, dps=dps)
+            assert abs(got - ref) <= mpmath.mpf(10) ** -(dps - 2) * abs(ref)

@@ -46,12 +46,7 @@ from pathlib import Path
 import numpy as np
 
 from bcdp.accounting.conversion import rdp_curve_from_arrays, rdp_to_dp
-from bcdp.accounting.subsampling import (
-    gdd21e_rdp_float,
-    thm541_poisson_float,
-    wbk19_thm9_float,
-    zw19_thm6_float,
-)
+from bcdp.accounting.subsampling import wbk19_thm9_float, zw19_thm6_float
 from bcdp.shuffle.baselines import (
     clones_closed_form,
     clones_numerical,
@@ -64,6 +59,7 @@ from bcdp.shuffle.bounds import (
     thm541_upper_float,
 )
 from bcdp.shuffle.exact import rr_pair_rdp
+from bcdp.shuffle.subsampled import gdd21e_rdp_float, thm541_poisson_float
 
 ORDERS = np.array(list(range(2, 257)) + [300, 400, 512, 768, 1024], dtype=np.int64)
 DELTA_53 = 1e-6

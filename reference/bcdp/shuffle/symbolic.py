@@ -6,7 +6,7 @@ function says so.  E = e^eps0 > 0 throughout (a positive symbol), p = 1/(E+1).
 
 * :func:`ratio_identity_540` -- (5.40): for shuffled 2RR with D = 0^n, D' = 0^{n-1}1 and k ones,
   M(D')(k)/M(D)(k) - 1 = ((E^2-1)/(nE))(k - n/(E+1)).  The printed left side is
-  M(D)(k)/M(D')(k) - 1 (line ~9870), which is not that affine function (erratum).
+  M(D)(k)/M(D')(k) - 1 (thesis Sec. 5.3.4), which is not that affine function (erratum E-Thesis-5.40).
 * :func:`chi_square_lemma535` -- Lemma 5.3.5 (5.39): the value (E-1)^2/E at the vertices of
   T_eps0 (ratio E on p-mass 1/(E+1), 1/E elsewhere) and at 2RR, which is such a vertex.
 * :func:`upsilon_identity` -- Thm 5.4.1: sum_{lambda=2}^alpha C(alpha,lambda) gamma^lambda

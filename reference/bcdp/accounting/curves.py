@@ -1,0 +1,254 @@
+"""RDP curves alpha -> r(alpha) for the conversions of :mod:`bcdp.accounting.conversion`.
+
+A curve carries a float ``value`` (used by the search over alpha only) and, when it can, a
+``certified`` enclosure at an exact order (an ``mpmath.iv`` interval whose upper end bounds the true
+RDP); without one the float is *treated as an exact upper bound* and every result says so.
+
+Definitions.  M is (alpha, r)-RDP (Mironov 2017, Def. 4) if D_alpha(M(x) || M(x')) <= r for all
+neighbours x, x'.  It is rho-zCDP (Bun & Steinke 2016, Def. 1.1) if it is (alpha, rho alpha)-RDP for
+every alpha > 1.  RDP composes additively (Mironov 2017, Prop. 1; thesis Lemma 2.1.4): T adaptive
+rounds of an r(alpha)-RDP mechanism are T r(alpha)-RDP.
+
+Curves provided (for cross-checks; the shuffle-model curves live in :mod:`bcdp.shuffle`):
+
+* :func:`gaussian_rdp` -- Gaussian mechanism, r(alpha) = alpha Delta^2 / (2 sigma^2) (Mironov 2017,
+  Prop. 7 / Table II);
+* :func:`randomized_response_rdp` -- binary randomized response with flip probability p:
+  r(alpha) = D_alpha(Bern(1-p) || Bern(p)) = log(p^alpha (1-p)^{1-alpha} + (1-p)^alpha p^{1-alpha})
+  / (alpha - 1) (Mironov 2017, Table II; thesis App. A.2 eq. (A.5)); symmetric in the two orders;
+* :func:`zcdp_rdp` -- r(alpha) = rho alpha;
+* :func:`rdp_curve_from_callable`, :func:`rdp_curve_from_arrays` -- user curves;
+* :meth:`RdpCurve.compose` and :func:`compose` -- homogeneous and heterogeneous composition.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from numbers import Real
+from typing import Any, Callable, Sequence
+
+import mpmath
+
+from bcdp.accounting.inputs import (
+    check_alpha,
+    check_real,
+    check_rho,
+    check_rounds,
+    enclose,
+    float_of,
+    is_interval,
+)
+from bcdp.core.errors import InvalidInputError
+from bcdp.core.intervals import lower_end, upper_end
+
+#: Text recorded in results when float RDP values are used as if they were exact upper bounds.
+UNCERTIFIED = "float RDP values treated as exact upper bounds (not certified)"
+
+
+@dataclass(frozen=True)
+class RdpCurve:
+    """An RDP curve alpha -> r(alpha) (an upper bound on the Renyi divergence of order alpha).
+
+    ``value(alpha: float) -> float`` is used by the search only.  ``certified(alpha: mpmath.mpf)``
+    returns an ``mpmath.iv`` enclosure (or exact int/Fraction/mpf) whose upper end bounds the true
+    RDP at the exact order alpha; it is called with the interval precision already set.  If it is
+    None the float value is treated as an exact upper bound (recorded in results).  ``orders`` is set
+    when the curve is known only at those orders (array curves).
+    """
+
+    value: Callable[[float], float]
+    certified: Callable[[mpmath.mpf], Any] | None
+    label: str
+    source: str
+    orders: tuple[float, ...] | None = None
+    assumption: str = ""
+
+    def _order(self, alpha: float) -> float:
+        a = check_alpha(alpha)
+        if self.orders is not None and a not in self.orders:
+            raise InvalidInputError(f"{self.label} is only defined at its orders; {a} is not one")
+        return a
+
+    def __call__(self, alpha: float) -> float:
+        a = self._order(alpha)
+        v = self.value(a)
+        if isinstance(v, bool) or not isinstance(v, Real):
+            raise InvalidInputError(f"RDP curve returned {type(v).__name__} at alpha={a}")
+        v = float(v)
+        if math.isnan(v):
+            raise InvalidInputError(f"RDP curve {self.label} returned NaN at alpha={a}")
+        if v < 0:
+            raise InvalidInputError(f"RDP curve {self.label} returned a negative value {v} at alpha={a}")
+        return v
+
+    @property
+    def is_certified(self) -> bool:
+        return self.certified is not None
+
+    def enclosure(self, alpha: float):
+        """``mpmath.iv`` enclosure of r(alpha) at the exact float alpha (caller sets the precision)."""
+        a = self._order(alpha)
+        if self.certified is None:
+            return mpmath.iv.mpf(self(a))          # ASSUMPTION: the float is an exact upper bound
+        out = as_interval(self.certified(mpmath.mpf(a)))
+        if mpmath.isnan(upper_end(out)) or mpmath.isnan(lower_end(out)):
+            raise InvalidInputError(f"certified RDP of {self.label} is NaN at alpha={a}")
+        if upper_end(out) < 0:
+            raise InvalidInputError(f"certified RDP of {self.label} is negative at alpha={a}")
+        return out
+
+    def compose(self, T: int) -> RdpCurve:
+        """T-fold (adaptive) composition: T r(alpha) (Mironov 2017, Prop. 1; thesis Lemma 2.1.4)."""
+        T = check_rounds(T)
+        value, cert = self.value, self.certified
+        return RdpCurve(
+            value=lambda a: T * value(a),
+            certified=None if cert is None else (lambda a: mpmath.iv.mpf(T) * as_interval(cert(a))),
+            label=f"{T} x [{self.label}]", source=f"{self.source}; composed T={T} times (Mironov 2017 Prop. 1)",
+            orders=self.orders, assumption=self.assumption)
+
+
+def as_interval(x: Any):
+    """A certified RDP value as an ``mpmath.iv`` interval (intervals are kept as they are)."""
+    return x if is_interval(x) else enclose(x, "certified RDP value")
+
+
+def compose(*curves: RdpCurve) -> RdpCurve:
+    """Heterogeneous composition: sum of curves (Mironov 2017, Prop. 1).  Array curves must share
+    their orders (the result is defined on the common orders)."""
+    if not curves:
+        raise InvalidInputError("compose needs at least one curve")
+    for c in curves:
+        if not isinstance(c, RdpCurve):
+            raise InvalidInputError(f"compose takes RdpCurve objects, got {type(c).__name__}")
+    order_sets = [set(c.orders) for c in curves if c.orders is not None]
+    orders = tuple(sorted(set.intersection(*order_sets))) if order_sets else None
+    if orders is not None and not orders:
+        raise InvalidInputError("the array curves share no order")
+    certified = all(c.certified is not None for c in curves)
+
+    def cert(a):
+        out = mpmath.iv.mpf(0)
+        for c in curves:
+            out = out + as_interval(c.certified(a))
+        return out
+
+    return RdpCurve(value=lambda a: sum(c.value(a) for c in curves), certified=cert if certified else None,
+                    label=" + ".join(c.label for c in curves), source="Mironov (2017), Prop. 1 (composition)",
+                    orders=orders, assumption="; ".join(sorted({c.assumption for c in curves if c.assumption})))
+
+
+def gaussian_rdp(sigma: Any, sensitivity: Any = 1) -> RdpCurve:
+    """Gaussian mechanism N(f(x), sigma^2 I) with L2 sensitivity Delta: r(alpha) = alpha Delta^2/(2 sigma^2)
+    (Mironov 2017, Prop. 7 / Table II).  Exact for every alpha (it is the Renyi divergence of the two
+    shifted Gaussians)."""
+    s, d = float_of(sigma, "sigma"), float_of(sensitivity, "sensitivity")
+    if not (math.isfinite(s) and s > 0):
+        raise InvalidInputError(f"sigma must be a finite real > 0, got {sigma!r}")
+    if not (math.isfinite(d) and d > 0):
+        raise InvalidInputError(f"sensitivity must be a finite real > 0, got {sensitivity!r}")
+    c = d * d / (2 * s * s)
+
+    def cert(a):
+        iv = mpmath.iv
+        S, D = enclose(sigma, "sigma"), enclose(sensitivity, "sensitivity")
+        return iv.mpf(a) * D * D / (2 * S * S)
+
+    return RdpCurve(value=lambda a: a * c, certified=cert, label=f"Gaussian(sigma={sigma}, Delta={sensitivity})",
+                    source="Mironov (2017), Prop. 7: alpha Delta^2 / (2 sigma^2)")
+
+
+def randomized_response_rdp(p: Any) -> RdpCurve:
+    """Binary randomized response with flip probability p in (0, 1):
+    r(alpha) = D_alpha(Bern(1-p) || Bern(p)) = log(p^alpha (1-p)^{1-alpha} + (1-p)^alpha p^{1-alpha})/(alpha-1)
+    (Mironov 2017, Table II; thesis App. A.2 eq. (A.5)).  Exact (and the same for both orders of the
+    pair); its eps0 = |log((1-p)/p)| is the alpha -> infinity limit."""
+    import numpy as np
+
+    pf = float_of(p, "p")
+    if not (0 < pf < 1):
+        raise InvalidInputError(f"p must be in (0, 1), got {p!r}")
+    lp, lq = math.log(pf), math.log1p(-pf)
+
+    def value(a):
+        return float(np.logaddexp(a * lp + (1 - a) * lq, a * lq + (1 - a) * lp)) / (a - 1)
+
+    def cert(a):
+        iv = mpmath.iv
+        P = enclose(p, "p")
+        Q = 1 - P
+        A = iv.mpf(a)
+        LP, LQ = iv.log(P), iv.log(Q)
+        return iv.log(iv.exp(A * LP + (1 - A) * LQ) + iv.exp(A * LQ + (1 - A) * LP)) / (A - 1)
+
+    return RdpCurve(value=value, certified=cert, label=f"RR(p={p})",
+                    source="Mironov (2017), Table II (randomized response); thesis eq. (A.5)")
+
+
+def zcdp_rdp(rho: Any) -> RdpCurve:
+    """rho-zCDP as an RDP curve r(alpha) = rho alpha (Bun & Steinke 2016, Def. 1.1)."""
+    r = check_rho(rho)
+    return RdpCurve(value=lambda a: r * a, certified=lambda a: enclose(rho, "rho") * mpmath.iv.mpf(a),
+                    label=f"zCDP(rho={rho})", source="Bun & Steinke (2016), Def. 1.1: rho alpha")
+
+
+def rdp_curve_from_callable(value: Callable[[float], float], certified: Callable[[mpmath.mpf], Any] | None = None,
+                            label: str = "user curve", source: str = "user supplied") -> RdpCurve:
+    """A user RDP curve.  ``certified`` (optional) returns an enclosure at the exact alpha; without it
+    the float ``value`` is treated as an exact upper bound (stated in every result)."""
+    if not callable(value) or (certified is not None and not callable(certified)):
+        raise InvalidInputError("value (and certified, if given) must be callables")
+    assumption = "" if certified is not None else UNCERTIFIED
+    return RdpCurve(value=value, certified=certified, label=label, source=source, assumption=assumption)
+
+
+def rdp_curve_from_arrays(orders: Sequence[Any], values: Sequence[Any], certified_values: Sequence[Any] | None = None,
+                          label: str = "user arrays", source: str = "user supplied") -> RdpCurve:
+    """An RDP curve known at finitely many orders.  ``certified_values`` (optional) are exact or
+    interval upper bounds (str, Fraction, int, mpmath.mpf / iv); without them the float values are
+    treated as exact upper bounds (stated in every result)."""
+    orders_f = [check_alpha(a) for a in orders]
+    if len(orders_f) == 0:
+        raise InvalidInputError("orders is empty")
+    if len(values) != len(orders_f):
+        raise InvalidInputError(f"{len(orders_f)} orders but {len(values)} values")
+    if len(set(orders_f)) != len(orders_f):
+        raise InvalidInputError("orders contain duplicates")
+    vals = []
+    for a, v in zip(orders_f, values):
+        check_real(v, "RDP value")
+        vf = float(v)
+        if math.isnan(vf) or vf < 0:
+            raise InvalidInputError(f"RDP value at alpha={a} must be >= 0 and not NaN, got {v!r}")
+        vals.append(vf)
+    table = dict(zip(orders_f, vals))
+    cert = None
+    if certified_values is not None:
+        if len(certified_values) != len(orders_f):
+            raise InvalidInputError(f"{len(orders_f)} orders but {len(certified_values)} certified values")
+        for a, v in zip(orders_f, certified_values):
+            if isinstance(v, float):
+                raise InvalidInputError("certified_values must be exact or intervals (str, Fraction, int, "
+                                        "mpmath.mpf or mpmath.iv), not floats")
+            check_real(v, "certified RDP value")
+        ctable = dict(zip(orders_f, certified_values))
+
+        def cert(a):
+            return enclose(ctable[float(a)], "certified RDP value")
+    assumption = "" if cert is not None else UNCERTIFIED
+    return RdpCurve(value=lambda a: table[a], certified=cert, label=label, source=source,
+                    orders=tuple(orders_f), assumption=assumption)
+
+
+__all__ = [
+    "UNCERTIFIED",
+    "RdpCurve",
+    "as_interval",
+    "compose",
+    "gaussian_rdp",
+    "randomized_response_rdp",
+    "rdp_curve_from_arrays",
+    "rdp_curve_from_callable",
+    "zcdp_rdp",
+]

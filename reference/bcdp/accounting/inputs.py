@@ -1,0 +1,279 @@
+"""Argument checks and number reading shared by the accountants (and by :mod:`bcdp.shuffle`).
+
+Two reading policies, each stated where it is used:
+
+* **High-precision functions** (the mpmath transforms of :mod:`bcdp.accounting.subsampling`, the
+  closed forms of :mod:`bcdp.shuffle`) read scalars with :func:`to_mpf`: ints, Fractions, decimal or
+  ratio strings, sympy Rationals and Decimals go through :func:`bcdp.core.numbers.to_fraction`
+  (floats refused with :class:`~bcdp.core.errors.FloatRefusedError`), ``mpmath.mpf`` values are taken
+  as they are, and infinity is accepted as :data:`bcdp.core.numbers.INFINITY`, ``mpmath.inf`` or the
+  string ``"inf"``.  Their float twins (``*_float``) read through
+  :func:`bcdp.core.numbers.to_float_input`.
+* **Certified conversions** (:mod:`bcdp.accounting.conversion`) read a parameter as an
+  ``mpmath.iv`` enclosure with :func:`enclose`; a float there is read as the interval hull of its
+  exact binary value and of the decimal ``repr`` shows, so ``delta=1e-6`` certifies for 10^-6 as well
+  as for the nearest double (documented in :mod:`bcdp.accounting.conversion`).
+
+Only :mod:`bcdp.core` is imported.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+from numbers import Integral, Real
+from typing import TYPE_CHECKING, Any
+
+import mpmath
+
+from bcdp.core.errors import FloatRefusedError, InvalidInputError, WrongTypeError
+from bcdp.core.numbers import INFINITY, to_fraction
+
+if TYPE_CHECKING:  # pragma: no cover
+    import numpy as np
+
+#: Default working precision (decimal digits) of the high-precision accountants.
+DEFAULT_DPS = 60
+#: Bits of the interval arithmetic used for the certified re-evaluation of conversions.
+CERT_PREC = 200
+
+_INF_STRINGS = ("inf", "+inf", "infinity", "oo")
+
+
+# -- high-precision scalars -------------------------------------------------------------------------
+
+def to_mpf(value: Any, name: str = "value") -> mpmath.mpf:
+    """``value`` as an mpf at the current mpmath precision (one rounding), under the policy of
+    high-precision functions: exact inputs through :func:`~bcdp.core.numbers.to_fraction`, mpf as is,
+    infinity as ``INFINITY`` / ``mpmath.inf`` / ``"inf"``; floats refused (except the INFINITY
+    sentinel), bools and None refused.  NaN is returned as NaN only for an mpf NaN (callers check)."""
+    if value is None:
+        raise WrongTypeError(f"{name}: a number is required, got None")
+    if isinstance(value, mpmath.mpf):
+        return +value
+    if isinstance(value, float) and not isinstance(value, bool):
+        if value == INFINITY:
+            return mpmath.inf
+        raise FloatRefusedError(
+            f"{name}: floats are refused by high-precision functions (got {value!r}); pass a string such "
+            "as '0.1', a Fraction, an int or an mpmath.mpf (mpmath.mpf(x) reads a float's exact binary "
+            "value), or use the function's *_float twin")
+    if isinstance(value, str) and value.strip().lower() in _INF_STRINGS:
+        return mpmath.inf
+    if type(value).__module__.startswith("numpy"):
+        if isinstance(value, Integral) or getattr(value, "dtype", None) is not None and value.dtype.kind in "iu":
+            return mpmath.mpf(int(value))
+        raise FloatRefusedError(f"{name}: numpy floats are refused by high-precision functions (got {value!r})")
+    q = to_fraction(value, name)
+    if q.denominator == 1:
+        return mpmath.mpf(q.numerator)
+    return mpmath.mpf(q.numerator) / q.denominator
+
+
+def checked_mpf(value: Any, ok: Callable[[mpmath.mpf], bool], requirement: str,
+                name: str = "value") -> mpmath.mpf:
+    """:func:`to_mpf` of ``value``, required not NaN and ``ok``; otherwise
+    ``InvalidInputError("<requirement>, got <value!r>")`` (type errors keep their own class)."""
+    v = to_mpf(value, name)
+    if mpmath.isnan(v) or not ok(v):
+        raise InvalidInputError(f"{requirement}, got {value!r}")
+    return v
+
+
+def check_rate(gamma: Any) -> mpmath.mpf:
+    """A sampling rate gamma in (0, 1] (high precision)."""
+    return checked_mpf(gamma, lambda g: 0 < g <= 1, "gamma must lie in (0, 1]", "gamma")
+
+
+def check_rdp_value(value: Any, order: Any) -> mpmath.mpf:
+    """An RDP value eps(order): a real >= 0 or +inf (never NaN, never negative), high precision."""
+    return checked_mpf(value, lambda v: v >= 0, f"base eps({order}) must be a real >= 0 or inf",
+                       f"eps({order})")
+
+
+def integer_order(alpha: Any) -> int:
+    """A Renyi order that must be an integer >= 2 (theorems stated at integer orders only)."""
+    if isinstance(alpha, bool) or alpha is None:
+        raise WrongTypeError(f"alpha must be an integer >= 2, got {alpha!r}")
+    a = to_mpf(alpha, "alpha")
+    if mpmath.isnan(a):
+        raise InvalidInputError("alpha is NaN")
+    if a <= 1:
+        raise InvalidInputError(f"alpha must be > 1, got {alpha!r}")
+    if mpmath.isinf(a) or a != mpmath.floor(a):
+        raise InvalidInputError(f"this theorem holds for integer orders alpha >= 2 only, got {alpha!r}")
+    return int(a)
+
+
+def log_over(x: mpmath.mpf, a: int) -> mpmath.mpf:
+    """log(x)/(a - 1), +inf for x = inf (the last step of every moment bound)."""
+    if mpmath.isinf(x):
+        return mpmath.inf
+    return mpmath.log(x) / (a - 1)
+
+
+# -- float twins -------------------------------------------------------------------------------------
+
+def integer_orders(alphas: Sequence[int] | np.ndarray) -> np.ndarray:
+    """A float twin's integer orders as an int64 array (at least 1-d); all must be >= 2."""
+    import numpy as np
+
+    arr = np.atleast_1d(np.asarray(alphas))
+    if arr.dtype.kind == "f" and (np.any(~np.isfinite(arr)) or np.any(arr != np.floor(arr))):
+        raise InvalidInputError("integer orders alpha >= 2 required")
+    arr = arr.astype(np.int64)
+    if np.any(arr < 2):
+        raise InvalidInputError("integer orders alpha >= 2 required")
+    return arr
+
+
+def float_rate(gamma: Any) -> float:
+    """A float twin's sampling rate gamma in (0, 1]."""
+    from bcdp.core.numbers import to_float_input
+
+    g = to_float_input(gamma, "gamma")
+    if not 0 < g <= 1:
+        raise InvalidInputError(f"gamma must lie in (0, 1], got {gamma!r}")
+    return g
+
+
+def float_base_and_orders(base: Any, alphas: Sequence[int] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """A float twin's base curve (``base[j]`` = eps(j) >= 0 or inf for j = 2..max(alpha)) and orders."""
+    import numpy as np
+
+    base = np.asarray(base, dtype=float)
+    arr = integer_orders(alphas)
+    if base.shape[0] <= int(arr.max()) or np.any(np.isnan(base[2:])) or np.any(base[2:] < 0):
+        raise InvalidInputError("base must hold eps(j) >= 0 (or inf) for j = 2..max(alpha)")
+    return base, arr
+
+
+# -- certified conversions: validation and interval reading ------------------------------------------
+
+def is_interval(x: Any) -> bool:
+    """True for an ``mpmath.iv`` interval."""
+    return type(x).__name__ == "ivmpf"
+
+
+def check_real(x: Any, name: str) -> None:
+    """``x`` is a real number (int, float, Fraction, numeric string, mpf or iv interval), not NaN."""
+    if isinstance(x, bool) or not isinstance(x, (Real, str, mpmath.mpf)) and not is_interval(x):
+        raise InvalidInputError(f"{name} must be a real number, got {type(x).__name__}")
+    if isinstance(x, float) and math.isnan(x):
+        raise InvalidInputError(f"{name} is NaN")
+    if type(x).__module__.startswith("numpy") and isinstance(x, Real) and math.isnan(float(x)):
+        raise InvalidInputError(f"{name} is NaN")
+
+
+def enclose(x: Any, name: str = "value"):
+    """An ``mpmath.iv`` interval containing the exact value(s) the argument denotes.
+
+    float -> hull(exact binary value, decimal repr); string -> mpmath's outward enclosure of the
+    decimal or ratio it spells; Fraction -> enclosure of p/q; int, mpf -> exact point; an iv
+    interval is returned as is.  Requires the caller to have set the interval precision
+    (:func:`bcdp.core.intervals.iv_precision`).
+    """
+    from bcdp.core.intervals import lower_end, upper_end
+
+    iv = mpmath.iv
+    if is_interval(x):
+        return x
+    check_real(x, name)
+    if isinstance(x, Integral):
+        return iv.mpf(int(x))
+    if isinstance(x, Fraction):
+        return iv.mpf(x.numerator) / iv.mpf(x.denominator)
+    if isinstance(x, mpmath.mpf):
+        if not mpmath.isfinite(x):
+            raise InvalidInputError(f"{name} must be finite, got {x}")
+        return iv.mpf(x)
+    if isinstance(x, str):
+        try:
+            out = iv.mpf(x)
+        except (ValueError, TypeError) as exc:
+            raise InvalidInputError(f"{name}: cannot read {x!r} as a number") from exc
+        if not (mpmath.isfinite(out.a) and mpmath.isfinite(out.b)):
+            raise InvalidInputError(f"{name} must be finite, got {x!r}")
+        return out
+    xf = float(x)
+    if not math.isfinite(xf):
+        raise InvalidInputError(f"{name} must be finite, got {x!r}")
+    exact = iv.mpf(xf)                 # exact: a double has 53 bits <= the working precision
+    dec = iv.mpf(repr(xf))             # enclosure of the decimal the user most likely meant
+    lo = min(lower_end(exact), lower_end(dec))
+    hi = max(upper_end(exact), upper_end(dec))
+    return iv.mpf([lo, hi])
+
+
+def float_of(x: Any, name: str) -> float:
+    """A float for the search (parameters only; the certified path uses :func:`enclose`)."""
+    check_real(x, name)
+    if is_interval(x):
+        return float(mpmath.mpf(x.mid))
+    if isinstance(x, str):
+        try:
+            return float(Fraction(x)) if "/" in x else float(x)
+        except (ValueError, ZeroDivisionError) as exc:
+            raise InvalidInputError(f"{name}: cannot read {x!r} as a number") from exc
+    return float(x)
+
+
+def check_alpha(alpha: Any) -> float:
+    """A Renyi order for the conversions: a finite real > 1 (NaN, inf, bool rejected), returned as
+    the float the search uses; an exact input must be exactly that float."""
+    check_real(alpha, "alpha")
+    a = float(alpha) if not isinstance(alpha, str) else float_of(alpha, "alpha")
+    if not math.isfinite(a) or not a > 1:
+        raise InvalidInputError(f"alpha must be a finite real > 1, got {alpha!r}")
+    if isinstance(alpha, (Fraction, str)) and to_fraction(alpha, "alpha") != Fraction(a):
+        raise InvalidInputError(f"alpha {alpha!r} is not exactly representable as a float; pass a float")
+    return a
+
+
+def check_delta(delta: Any) -> float:
+    """delta in the open interval (0, 1) (NaN, bool rejected); decided on the enclosure too."""
+    from bcdp.core.intervals import iv_precision, lower_end, upper_end
+
+    check_real(delta, "delta")
+    d = float_of(delta, "delta")
+    if not (0 < d < 1):
+        raise InvalidInputError(f"delta must be in (0, 1), got {delta!r}")
+    with iv_precision(CERT_PREC):
+        enc = enclose(delta, "delta")
+        if not (lower_end(enc) > 0 and upper_end(enc) < 1):
+            raise InvalidInputError(f"delta must be in (0, 1), got {delta!r}")
+    return d
+
+
+def check_rho(rho: Any) -> float:
+    """A zCDP parameter: finite, >= 0."""
+    check_real(rho, "rho")
+    r = float_of(rho, "rho")
+    if not math.isfinite(r) or r < 0:
+        raise InvalidInputError(f"rho must be a finite real >= 0, got {rho!r}")
+    return r
+
+
+def check_rounds(T: Any) -> int:
+    """A number of rounds: an integer >= 1 (bool and floats rejected)."""
+    if isinstance(T, bool) or not isinstance(T, Integral):
+        raise InvalidInputError(f"T must be an integer >= 1, got {T!r}")
+    if int(T) < 1:
+        raise InvalidInputError(f"T must be an integer >= 1, got {T!r}")
+    return int(T)
+
+
+def check_choice(value: str, allowed: Sequence[str], what: str = "method") -> str:
+    """``value`` must be one of ``allowed``."""
+    if value not in allowed:
+        raise InvalidInputError(f"unknown {what} {value!r}; choose one of {tuple(allowed)}")
+    return value
+
+
+__all__ = [
+    "CERT_PREC", "DEFAULT_DPS", "check_alpha", "check_choice", "check_delta", "check_rate",
+    "check_rdp_value", "check_real", "check_rho", "check_rounds", "checked_mpf", "enclose",
+    "float_base_and_orders", "float_of", "float_rate", "integer_order", "integer_orders",
+    "is_interval", "log_over", "to_mpf",
+]

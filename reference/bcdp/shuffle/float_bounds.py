@@ -1,0 +1,206 @@
+"""Float64 twins of the thesis Chapter 5 closed forms (log space, vectorised over orders).
+
+Each ``*_float`` function evaluates the same formula as its high-precision namesake of
+:mod:`bcdp.shuffle.shuffled_bounds` / :mod:`bcdp.shuffle.subsampled_bounds` in float64 log space
+(``scipy.special.gammaln`` / ``logsumexp``), over an array of orders, and is tested against it
+(tests/shuffle).  They take floats (:func:`bcdp.core.numbers.to_float_input`); an input float means
+its exact binary value (floors such as nbar are decided for that value).  They are approximations
+(relative error ~1e-12), used for figures and searches; the mpmath functions are the reference.
+
+Twins: :func:`thm531_upper_float` (5.4), :func:`cor531_upper_float` (5.5), :func:`thm532_upper_float`
+(5.7), :func:`efm19_upper_float` (5.8), :func:`thm533_lower_float` (5.9), :func:`cor532_lower_float`
+(5.10), :func:`thm541_upper_float` (Thm 5.4.1).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Sequence
+
+import mpmath
+import numpy as np
+from scipy.special import gammaln, logsumexp
+
+from bcdp.core.errors import InvalidInputError
+from bcdp.shuffle.inputs import (
+    check_count,
+    check_nk,
+    float_eps0,
+    float_orders,
+    integer_orders_float,
+)
+from bcdp.shuffle.shuffled_bounds import kbar, nbar
+from bcdp.shuffle.subsampled_bounds import THM541_VARIANTS
+
+
+def _log_special_terms(a: int, log_x_half: float, start: int = 3) -> np.ndarray:
+    """log of C(a,i) i Gamma(i/2) x^{i/2}, i = start..a, given log(x)/2."""
+    i = np.arange(start, a + 1, dtype=float)
+    return (gammaln(a + 1) - gammaln(i + 1) - gammaln(a - i + 1) + np.log(i) + gammaln(i / 2)
+            + i * log_x_half)
+
+
+def _log1p_exp_over(lse: float, a: float) -> float:
+    """log(1 + e^lse)/(a - 1) in float64 without overflow (the last step of the log-space twins)."""
+    return math.log1p(math.exp(lse)) / (a - 1) if lse < 700 else (lse + math.log1p(math.exp(-lse))) / (a - 1)
+
+
+def thm531_upper_float(n: int, eps0: float, alphas: Sequence[int] | np.ndarray, *,
+                       cap: bool = False) -> np.ndarray:
+    """Float64 log-space twin of :func:`thm531_upper` (thesis variant, thesis tail)."""
+    n = check_count(n, allow_float=True)
+    e = float_eps0(eps0)
+    arr = integer_orders_float(alphas)
+    if math.isinf(e):
+        return np.full(arr.shape, np.inf)
+    E = math.exp(e)
+    nb = nbar(n, mpmath.mpf(e))
+    out = np.empty(arr.shape)
+    log_q = 2 * math.log(math.expm1(e)) - math.log(nb * E) if e > 0 else -np.inf
+    log_x_half = (2 * math.log((E * E - 1)) - math.log(2 * E * E * nb)) / 2 if e > 0 else -np.inf
+    for idx, a in enumerate(arr):
+        terms = [math.log(a * (a - 1) / 2) + log_q, e * a - (n - 1) / (8 * E)]
+        if a >= 3 and e > 0:
+            terms.extend(_log_special_terms(int(a), log_x_half))
+        lse = float(logsumexp(terms))
+        out[idx] = _log1p_exp_over(lse, a)
+    if cap:
+        out = np.minimum(out, e)
+    return out
+
+
+def thm532_upper_float(n: int, eps0: float, alphas: Sequence[float] | np.ndarray, *,
+                       cap: bool = False) -> np.ndarray:
+    """Float64 twin of :func:`thm532_upper` (real orders > 1)."""
+    n = check_count(n, allow_float=True)
+    e = float_eps0(eps0)
+    arr = float_orders(alphas)
+    if math.isinf(e):
+        return np.full(arr.shape, np.inf)
+    E = math.exp(e)
+    nb = nbar(n, mpmath.mpf(e))
+    u = arr ** 2 * math.expm1(e) ** 2 / nb
+    v = e * arr - (n - 1) / (8 * E)
+    out = np.logaddexp(u, v) / (arr - 1)
+    out = np.where(np.isinf(arr), np.inf, out)
+    return np.minimum(out, e) if cap else out
+
+
+def efm19_upper_float(n: int, eps0: float, alphas: Sequence[float] | np.ndarray, *,
+                      cap: bool = False) -> np.ndarray:
+    """Float64 twin of :func:`efm19_upper`."""
+    n = check_count(n, allow_float=True)
+    e = float_eps0(eps0)
+    arr = float_orders(alphas)
+    if math.isinf(e):
+        return np.full(arr.shape, np.inf)
+    out = 2 * arr * math.exp(4 * e) * math.expm1(e) ** 2 / n
+    return np.minimum(out, e) if cap else out
+
+
+def thm541_upper_float(n: int, k: int, eps0: float, alphas: Sequence[int] | np.ndarray, *,
+                       variant: str = "thesis", cap: bool = False) -> np.ndarray:
+    """Float64 log-space twin of :func:`thm541_upper` (all three variants)."""
+    n, k = check_nk(n, k, allow_float=True)
+    e = float_eps0(eps0)
+    arr = integer_orders_float(alphas)
+    if variant not in THM541_VARIANTS[:3]:
+        raise InvalidInputError(f"unknown variant {variant!r} {THM541_VARIANTS[:3]}")
+    if math.isinf(e):
+        return np.full(arr.shape, np.inf)
+    if e == 0:
+        return np.zeros(arr.shape)
+    E = math.exp(e)
+    kb = float(kbar(k, mpmath.mpf(e), floor=(variant != "girgis_code")))
+    g = k / n
+    c = E - 1 / E
+    lg = math.log(g)
+    out = np.empty(arr.shape)
+    log_y_half = (math.log(2) + 2 * math.log(E * E - 1) - math.log(kb * E * E)) / 2
+    decay = -(k - 1) / (8 * E)
+    for idx, a in enumerate(arr):
+        a = int(a)
+        if variant == "girgis_code":
+            lquad = math.log(a * (a - 1) / 2) + 2 * lg + 2 * math.log(c) - math.log(kb)
+            x = g * (E - 1)
+            ltail = math.log(math.expm1(a * math.log1p(x)) - x) + decay
+        else:
+            lquad = math.log(2 * a * (a - 1)) + 2 * lg + 2 * math.log(math.expm1(e)) - math.log(kb * E)
+            x = g * c if variant == "thesis" else g * c / 2
+            # (1+x)^a - 1 - a x = sum_{l>=2} C(a,l) x^l, summed in log space (no cancellation)
+            l_ = np.arange(2, a + 1, dtype=float)
+            ltail = float(logsumexp(gammaln(a + 1) - gammaln(l_ + 1) - gammaln(a - l_ + 1)
+                                    + l_ * math.log(x))) + decay
+        terms = [lquad, ltail]
+        if a >= 3:
+            terms.extend(_log_special_terms(a, log_y_half) + np.arange(3, a + 1) * lg)
+        lse = float(logsumexp(terms))
+        out[idx] = _log1p_exp_over(lse, a)
+    return np.minimum(out, e) if cap else out
+
+
+def cor531_upper_float(n: int, eps0: float, alphas: Sequence[int] | np.ndarray, *, enforce: bool = True,
+                       cap: bool = False) -> np.ndarray:
+    """Float64 twin of :func:`~bcdp.shuffle.shuffled_bounds.cor531_upper` (form (5.5)):
+    log(1 + 2 alpha (alpha-1)(E-1)^2/n)/(alpha-1).  Where the condition alpha^4 e^{5 eps0} < n/9
+    fails the value is +inf (not a bound) unless ``enforce=False``; the condition is decided exactly
+    (9 alpha^4 < n) at eps0 = 0 and otherwise with a 1e-12 relative guard towards 'invalid'."""
+    n = check_count(n, allow_float=True)
+    e = float_eps0(eps0)
+    arr = integer_orders_float(alphas)
+    if math.isinf(e):
+        return np.full(arr.shape, np.inf)
+    a = arr.astype(float)
+    out = np.log1p(2 * a * (a - 1) * math.expm1(e) ** 2 / n) / (a - 1)
+    if enforce:
+        if e == 0:
+            ok = np.array([9 * int(x) ** 4 < n for x in arr], dtype=bool)
+        else:
+            ok = (4 * np.log(a) + 5 * e) * (1 + 1e-12) < math.log(n / 9)
+        out = np.where(ok, out, np.inf)
+    return np.minimum(out, e) if cap else out
+
+
+def _log_expm1(e: float) -> float:
+    """log(e^e - 1) for e > 0 without overflow."""
+    return math.log(math.expm1(e)) if e < 1 else e + math.log1p(-math.exp(-e))
+
+
+def cor532_lower_float(n: int, eps0: float, alphas: Sequence[int] | np.ndarray) -> np.ndarray:
+    """Float64 twin of :func:`~bcdp.shuffle.shuffled_bounds.cor532_lower`, (5.10):
+    log(1 + C(alpha,2)(E-1)^2/(n E))/(alpha-1), in log space (no overflow at large eps0)."""
+    n = check_count(n, allow_float=True)
+    e = float_eps0(eps0)
+    arr = integer_orders_float(alphas)
+    if math.isinf(e):
+        return np.full(arr.shape, np.inf)
+    if e == 0:
+        return np.zeros(arr.shape)
+    out = np.empty(arr.shape)
+    base = 2 * _log_expm1(e) - math.log(n) - e
+    for idx, a in enumerate(arr):
+        out[idx] = _log1p_exp_over(math.log(a * (a - 1) / 2) + base, float(a))
+    return out
+
+
+def thm533_lower_float(n: int, eps0: float, alphas: Sequence[int] | np.ndarray) -> np.ndarray:
+    """Float64 twin of :func:`~bcdp.shuffle.shuffled_bounds.thm533_lower`, (5.9), at integer orders.
+
+    (5.9) is exactly D_alpha(M(D') || M(D)) for shuffled 2RR with D = 0^n, D' = 0^{n-1}1 (thesis
+    Sec. 5.3.4 and (5.40) the right way up; checked by ``thesis_thm533_lower``), so it is evaluated
+    by the float64 log-space sum of :func:`bcdp.shuffle.rr_pair.rr_pair_rdp` (no cancellation,
+    unlike the central-moment expansion)."""
+    from bcdp.shuffle.rr_pair import rr_pair_rdp
+
+    n = check_count(n, allow_float=True)
+    e = float_eps0(eps0)
+    arr = integer_orders_float(alphas)
+    if math.isinf(e):
+        return np.full(arr.shape, np.inf)
+    return rr_pair_rdp(n, e, arr.astype(float), "DprimeD")
+
+
+__all__ = [
+    "cor531_upper_float", "cor532_lower_float", "efm19_upper_float", "thm531_upper_float",
+    "thm532_upper_float", "thm533_lower_float", "thm541_upper_float",
+]
