@@ -59,10 +59,13 @@ def test_builtin_exceptions_are_bad_input_only_where_declared(capsys, monkeypatc
     def boom(args):
         raise ValueError("q = 13/10 must lie in [0, 1]")
 
-    # allocate declares ValueError (its library checks still raise it): exit 2
+    # zcdp declares ValueError (its library checks still raise it): exit 2
+    monkeypatch.setattr(COMMANDS["zcdp"], "run", boom)
+    assert run(capsys, "zcdp", "to-dp", "--rho", "1", "--delta", "1e-6") == (
+        2, "", "bcdp zcdp to-dp: q = 13/10 must lie in [0, 1]\n")
+    # allocate no longer does (the library raises InvalidInputError): a ValueError is a bug, exit 3
     monkeypatch.setattr(COMMANDS["allocate"], "run", boom)
-    assert run(capsys, "allocate", "--delta", "1", "--eps", "1", "--q", "1") == (
-        2, "", "bcdp allocate: q = 13/10 must lie in [0, 1]\n")
+    assert run(capsys, "allocate", "--delta", "1", "--eps", "1", "--q", "1")[0] == 3
     # audit does not: a ValueError there is a bug, exit 3
     monkeypatch.setattr(COMMANDS["audit"], "run", boom)
     assert run(capsys, "audit", "x.json")[0] == 3

@@ -13,6 +13,7 @@ import itertools
 from collections.abc import Hashable, Sequence
 from fractions import Fraction
 
+from bcdp.core.errors import InvalidInputError
 from bcdp.core.numbers import INFINITY
 from bcdp.core.spaces import Mechanism, Prior
 
@@ -21,7 +22,7 @@ MAX_ENUMERATED = 16
 
 def nonempty_subsets(items: Sequence) -> list[tuple]:
     if len(items) > MAX_ENUMERATED:
-        raise ValueError(f"refusing to enumerate 2^{len(items)} subsets (limit 2^{MAX_ENUMERATED})")
+        raise InvalidInputError(f"refusing to enumerate 2^{len(items)} subsets (limit 2^{MAX_ENUMERATED})")
     return [s for r in range(1, len(items) + 1) for s in itertools.combinations(items, r)]
 
 

@@ -67,6 +67,7 @@ from bcdp.bayesian.mechanisms import (
     paper_weights,
     stage_budgets,
 )
+from bcdp.core.errors import InvalidInputError
 from bcdp.core.numbers import to_float_input
 
 __all__ = [
@@ -128,7 +129,7 @@ class TRSResult:
 def _sym(A: np.ndarray) -> np.ndarray:
     A = np.asarray(A, dtype=float)
     if A.ndim != 2 or A.shape[0] != A.shape[1]:
-        raise ValueError(f"A must be square, got shape {A.shape}")
+        raise InvalidInputError(f"A must be square, got shape {A.shape}")
     return (A + A.T) / 2
 
 
@@ -151,12 +152,12 @@ def trust_region_subproblem(A: np.ndarray, b: np.ndarray, radius: float) -> TRSR
     b = np.asarray(b, dtype=float).reshape(-1)
     p = A.shape[0]
     if b.shape != (p,):
-        raise ValueError(f"b must have shape ({p},), got {b.shape}")
+        raise InvalidInputError(f"b must have shape ({p},), got {b.shape}")
     R = to_float_input(radius, "radius", allow_inf=True)
     if not (math.isfinite(R) and R > 0):
-        raise ValueError("radius must be finite and positive")
+        raise InvalidInputError("radius must be finite and positive")
     if not (np.all(np.isfinite(A)) and np.all(np.isfinite(b))):
-        raise ValueError("A and b must be finite")
+        raise InvalidInputError("A and b must be finite")
     mu, Q = np.linalg.eigh(A)
     beta = Q.T @ b
     scale = max(float(np.max(np.abs(mu))), 1e-300)
@@ -224,13 +225,13 @@ def check_data(X: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     X = np.asarray(X, dtype=float)
     y = np.asarray(y, dtype=float)
     if X.ndim < 2 or y.shape != X.shape[:-1]:
-        raise ValueError(f"X must be (..., n, p) and y (..., n); got {X.shape} and {y.shape}")
+        raise InvalidInputError(f"X must be (..., n, p) and y (..., n); got {X.shape} and {y.shape}")
     if X.shape[-1] < 1 or X.shape[-2] < 1:
-        raise ValueError("need at least one user and one feature")
+        raise InvalidInputError("need at least one user and one feature")
     if not (np.all(np.isfinite(X)) and np.all(np.isfinite(y))):
-        raise ValueError("X and y must be finite")
+        raise InvalidInputError("X and y must be finite")
     if np.any(np.abs(X) > 1) or np.any(np.abs(y) > 1):
-        raise ValueError("Assumption 2: every coordinate of x = [z; l] must lie in [-1, 1]")
+        raise InvalidInputError("Assumption 2: every coordinate of x = [z; l] must lie in [-1, 1]")
     return X, y
 
 
@@ -238,7 +239,7 @@ def least_squares_objective(X: np.ndarray, y: np.ndarray) -> Quadratic:
     """f of eq. (20) as a Quadratic: f(theta) = (1/2n) sum_i (theta^T z_i - l_i)^2."""
     X, y = check_data(X, y)
     if X.ndim != 2:
-        raise ValueError("least_squares_objective takes one data set (X of shape (n, p))")
+        raise InvalidInputError("least_squares_objective takes one data set (X of shape (n, p))")
     n = X.shape[0]
     return Quadratic(X.T @ X / (2 * n), X.T @ y / (2 * n), float(y @ y / (2 * n)))
 
@@ -248,9 +249,9 @@ def _resolve_order(order: Sequence[int] | None, d: int, require_label_last: bool
         return np.arange(d)
     o = np.asarray(order, dtype=int)
     if sorted(o.tolist()) != list(range(d)):
-        raise ValueError(f"order must be a permutation of 0..{d - 1}, got {list(order)}")
+        raise InvalidInputError(f"order must be a permutation of 0..{d - 1}, got {list(order)}")
     if require_label_last and o[-1] != d - 1:
-        raise ValueError(
+        raise InvalidInputError(
             "the label (coordinate d-1 of [z; l]) is not last in the delta-sorted order; the paper "
             "requires it last (Sec. 5: Assumption 1 is not imposed on coordinate d).  Pass "
             "require_label_last=False if Assumption 1 also holds for the label.")
@@ -273,7 +274,7 @@ def privatize_twice(X: np.ndarray, y: np.ndarray, c_sorted: Sequence[float], rng
     o = _resolve_order(order, d, require_label_last)
     c = np.asarray(c_sorted, dtype=float)
     if c.shape != (d,):
-        raise ValueError(f"c_sorted must have d = p + 1 = {d} entries, got shape {c.shape}")
+        raise InvalidInputError(f"c_sorted must have d = p + 1 = {d} entries, got shape {c.shape}")
     half = c / 2
     flat = data.reshape(-1, d)[:, o]
     copies = []
@@ -292,7 +293,7 @@ def surrogate_from_copies(xhat1: np.ndarray, xhat2: np.ndarray, *, include_const
     x1 = np.asarray(xhat1, dtype=float)
     x2 = np.asarray(xhat2, dtype=float)
     if x1.shape != x2.shape or x1.ndim < 2 or x1.shape[-1] < 2:
-        raise ValueError("the copies must have equal shapes (..., n, d) with d >= 2")
+        raise InvalidInputError("the copies must have equal shapes (..., n, d) with d >= 2")
     n = x1.shape[-2]
     z1, l1 = x1[..., :-1], x1[..., -1]
     z2, l2 = x2[..., :-1], x2[..., -1]
@@ -313,7 +314,7 @@ def surrogate_objective(X: np.ndarray, y: np.ndarray, c_sorted: Sequence[float],
     """f_hat of Algorithm 3 / eq. (74) for one data set (X (n, p), y (n,)): privatise twice, combine."""
     X, y = check_data(X, y)
     if X.ndim != 2:
-        raise ValueError("surrogate_objective takes one data set; use privatize_twice for batches")
+        raise InvalidInputError("surrogate_objective takes one data set; use privatize_twice for batches")
     x1, x2 = privatize_twice(X, y, c_sorted, rng, order=order, channel=channel,
                              require_label_last=require_label_last)
     return surrogate_from_copies(x1, x2, include_constant=include_constant)
@@ -350,7 +351,7 @@ def m_mean_moments(x: np.ndarray, c_sorted: Sequence[float], *, constant: str = 
     n, d = x.shape
     inc = stage_budgets(c_sorted)
     if inc.size != d:
-        raise ValueError("c_sorted and x disagree on d")
+        raise InvalidInputError("c_sorted and x disagree on d")
     kappa = {"unbiased": 1.0, "paper": 2.0}[constant]
     w = paper_weights(c_sorted)
     den = np.cumsum(w)

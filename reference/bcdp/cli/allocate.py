@@ -16,7 +16,7 @@ from bcdp.core.errors import EXIT_OK
 #: builtin exceptions this command reports as bad input (exit 2), besides every BcdpError: the
 #: budget functions of bcdp.bayesian.allocation still signal out-of-range parameters (q outside
 #: [0, 1], zeta outside (0, 1]) with ValueError / TypeError.
-BAD_INPUT: tuple[type[Exception], ...] = (ValueError, TypeError)
+BAD_INPUT: tuple[type[Exception], ...] = ()
 
 
 def add_parser(subparsers: Any) -> None:

@@ -20,6 +20,8 @@ from math import comb
 
 import numpy as np
 
+from bcdp.core.errors import InvalidInputError
+
 FAMILIES = ("conjunction", "parity")
 
 
@@ -27,7 +29,7 @@ def workload(family: str, d: int, k: int) -> tuple[np.ndarray, list[tuple[int, .
     """Answer matrix A[x, j] = q_{S_j}(x) for x in {0,1}^d (row index = x read as binary, bit i of
     the index is attribute i) and the k-subsets S_j in lexicographic order."""
     if family not in FAMILIES:
-        raise ValueError(family)
+        raise InvalidInputError(family)
     xs = np.array([[(x >> i) & 1 for i in range(d)] for x in range(2 ** d)], dtype=np.int64)
     subsets = list(itertools.combinations(range(d), k))
     cols = []

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 
 import sympy as sp
 
+from bcdp.core.errors import InvalidInputError
+
 d, k, n, m = sp.symbols("d k n m", positive=True)
 eps, eps0, alpha = sp.symbols("epsilon epsilon_0 alpha", positive=True)
 nu, eta, gamma = sp.symbols("nu eta gamma", positive=True)
@@ -27,7 +29,7 @@ def solve_for_n(term: sp.Expr, target: sp.Expr) -> sp.Expr:
     """The positive n with term(n) = target (each term is decreasing in n)."""
     sols = [s for s in sp.solve(sp.Eq(term, target), n) if s.is_positive is not False]
     if len(sols) != 1:
-        raise ValueError(f"cannot solve {term} = {target} for n: {sols}")
+        raise InvalidInputError(f"cannot solve {term} = {target} for n: {sols}")
     return sp.simplify(sols[0])
 
 

@@ -32,6 +32,7 @@ from bcdp.bayesian.mechanisms import (
     project_box,
     stage_budgets,
 )
+from bcdp.core.errors import InvalidInputError
 
 D = 10
 EPS = Fraction(2)
@@ -107,7 +108,7 @@ def run_fig3(trials: int = 1000, seed: int = 0, n: int = N_USERS, workers: int =
              progress: bool = True, q_grid: Sequence[Fraction] = tuple(Q_GRID)) -> dict:
     """All trials for every q: {"budgets": [...], "mse": {q_index: [per-trial dicts]}}."""
     if trials < 1:
-        raise ValueError("trials must be >= 1")
+        raise InvalidInputError("trials must be >= 1")
     budgets = [budgets_for(q) for q in q_grid]
     chunk = max(1, min(50, trials // 4 or 1))
     tasks = [(budgets[i], i, list(range(s, min(trials, s + chunk))), seed, n)
