@@ -235,3 +235,28 @@ def test_half_square_and_eps0_ends_enclose_60_digit_references():
         eps0 = per_attribute_cdp_epsilon(parallel_rr(F(7, 8), 1), 1, 1)
         ref = mpmath.sqrt(2 * mpmath.log(7) * mpmath.mpf(6) / 8)
         assert eps0.lower <= ref <= eps0.upper and eps0.upper - eps0.lower < mpmath.mpf("1e-19") * ref
+
+
+def test_audit_prop8_bound_against_a_60_digit_reference(tmp_path, capsys):
+    """Two attributes, each released by RR with e^eps = 3 (one record): D* = log(3)/2 per changed
+    attribute (additive over the two independent bits), so eps0 = sqrt(log 3) (k = 1 pairs; k = 2
+    pairs give sqrt(2 log 3)/2, smaller), rho = log 3 and Prop. 8's bound d^2 eps0^2 / 2 = 2 log 3.
+    The audit's arb-computed bound and enclosures against mpmath.mp at 60 digits."""
+    pts = [(a, b) for a in (0, 1) for b in (0, 1)]
+    rr = {True: F(3, 4), False: F(1, 4)}
+    kernel = [[str(rr[x[0] == y[0]] * rr[x[1] == y[1]]) for y in pts] for x in pts]
+    doc = {"n": 1, "datasets": [[list(x)] for x in pts], "outputs": list(range(4)), "kernel": kernel}
+    path = tmp_path / "rr2.json"
+    path.write_text(json.dumps(doc))
+    assert main(["partial", "audit", str(path), "--json", "--concentrated"]) == 0
+    c = json.loads(capsys.readouterr().out)["concentrated"]
+    with mpmath.workdps(60):
+        log3 = mpmath.log(3)
+        # an upper end from the eps0 enclosure (1e-20 relative), printed to 30 digits (nearest)
+        bound = mpmath.mpf(c["prop8_rho_bound_upper"])
+        assert 2 * log3 <= bound * (1 + mpmath.mpf("1e-29")) and bound <= 2 * log3 * (1 + mpmath.mpf("1e-19"))
+        e = c["per_attribute_epsilon0"]
+        assert mpmath.mpf(e["lower"]) <= mpmath.sqrt(log3) <= mpmath.mpf(e["upper"])
+        r = c["whole_record_rho"]
+        assert mpmath.mpf(r["lower"]) <= log3 <= mpmath.mpf(r["upper"])
+    assert c["prop8_holds"] is True
