@@ -158,7 +158,8 @@ def concentrated_report(audit: PartialAudit, rel_tol: str = "1e-20") -> dict[str
     import mpmath
 
     from bcdp.core.intervals import arb_precision, ball_of
-    from bcdp.partial.concentrated import ball_ends, per_attribute_cdp_epsilon, whole_record_zcdp
+    from bcdp.partial.concentrated import per_attribute_cdp_epsilon, whole_record_zcdp
+    from bcdp.partial.dstar import ball_ends
 
     mech, n, d, inputs = audit.mechanism, audit.n, audit.d, audit.inputs
     eps0 = per_attribute_cdp_epsilon(mech, n, d, inputs, rel_tol=rel_tol)

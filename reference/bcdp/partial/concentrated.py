@@ -40,7 +40,7 @@ from bcdp.core.intervals import arb_precision, ball, ball_of
 from bcdp.core.numbers import INFINITY, to_fraction
 from bcdp.core.results import Certified, decide_le
 from bcdp.core.spaces import Mechanism
-from bcdp.partial.dstar import DEFAULT_REL_TOL, d_star, d_star_json  # noqa: F401  (re-exported)
+from bcdp.partial.dstar import DEFAULT_REL_TOL, ball_ends, d_star, d_star_json  # noqa: F401  (re-exported)
 from bcdp.partial.pure import (
     agreeing_groups,
     hamming,
@@ -60,20 +60,6 @@ def _iv_bits(digits: int) -> int:
     """Ball precision (bits) for a working precision of ``digits`` decimal digits (arb balls are about
     a bit wider than the mpmath.iv intervals this was sized for: 12 guard bits more)."""
     return int(digits * 3.33) + 32
-
-
-def ball_ends(x: Any) -> tuple[mpmath.mpf, mpmath.mpf]:
-    """The exact ends (mid - rad, mid + rad) of an arb ball as mpf, at any current precision (arb's
-    ``lower()``/``upper()`` round outward to the *current* arb precision, 53 bits outside
-    :func:`~bcdp.core.intervals.arb_precision`); (-inf, inf) when the ball is not finite."""
-    if not x.is_finite():
-        return mpmath.mpf("-inf"), mpmath.mpf("inf")
-
-    def exact(e: Any) -> mpmath.mpf:
-        man, exp = e.man_exp()
-        return mpmath.mp.make_mpf(mpmath.libmp.from_man_exp(int(man), int(exp)))
-    mid, rad = exact(x.mid()), exact(x.rad())
-    return mpmath.fsub(mid, rad, exact=True), mpmath.fadd(mid, rad, exact=True)
 
 
 # -- neighbouring pairs --------------------------------------------------------------------------------

@@ -81,6 +81,20 @@ def recheck_bits(wdps: int) -> int:
     return int(wdps * 3.33) + RECHECK_GUARD_BITS
 
 
+def ball_ends(x: Any) -> tuple[mpmath.mpf, mpmath.mpf]:
+    """The exact ends (mid - rad, mid + rad) of an arb ball as mpf, at any current precision (arb's
+    ``lower()``/``upper()`` round outward to the *current* arb precision, 53 bits outside
+    :func:`~bcdp.core.intervals.arb_precision`); (-inf, inf) when the ball is not finite."""
+    if not x.is_finite():
+        return mpmath.mpf("-inf"), mpmath.mpf("inf")
+
+    def exact(e: Any) -> mpmath.mpf:
+        man, exp = e.man_exp()
+        return mpmath.mp.make_mpf(mpmath.libmp.from_man_exp(int(man), int(exp)))
+    mid, rad = exact(x.mid()), exact(x.rad())
+    return mpmath.fsub(mid, rad, exact=True), mpmath.fadd(mid, rad, exact=True)
+
+
 def _dstar_result(lower: Any, upper: Any, exact: Any, *, value: Any, maximiser: Any, at_limit_one: bool,
                   kl: Any, d_inf: Any, dps: int, rel_tol: Fraction, achieved_rel_width: Any, intervals: int,
                   interval_verified: bool | None) -> Certified:
@@ -468,4 +482,4 @@ def d_star(P: Sequence[Any], Q: Sequence[Any], rel_tol: Any = DEFAULT_REL_TOL, d
     return _d_star_cached(p, q, tol_key, dps, max_intervals, interval_verify)
 
 
-__all__ = ["DEFAULT_REL_TOL", "PROVENANCE", "d_star", "d_star_json"]
+__all__ = ["DEFAULT_REL_TOL", "PROVENANCE", "ball_ends", "d_star", "d_star_json"]
