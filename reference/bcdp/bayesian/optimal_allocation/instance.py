@@ -20,7 +20,13 @@ from typing import Any
 import mpmath
 import numpy as np
 
-from bcdp.core.intervals import arb_precision, ball_of, exact_fraction, float_down, float_up
+from bcdp.core.intervals import (
+    arb_precision,
+    ball_of,
+    exact_fraction,
+    float_down,
+    float_up,
+)
 
 #: The largest number of extra bits :func:`cancellation_bits` asks for.
 MAX_EXTRA_BITS = 4000
