@@ -128,6 +128,22 @@ def test_mpf_of_is_certified_against_sympy_evalf():
         assert hp.mpf_of(Fraction(1, 3), DPS) == mpmath.mpf(1) / 3
 
 
+def test_mpf_of_matches_a_60_digit_mp_reference_on_tiny_arguments():
+    """mpf_of goes through an arb ball; arguments where mpmath 1.3's interval exp/log returned
+    enclosures excluding the truth (tiny exponents) included.  Reference: mpmath.mp at 80 digits."""
+    tiny = sympy.Rational(1, 2 ** 53)
+    cases = [(sympy.exp(-tiny), lambda: mpmath.exp(-mpmath.mpf(2) ** -53)),
+             (sympy.log(1 + tiny), lambda: mpmath.log1p(mpmath.mpf(2) ** -53)),
+             (sympy.exp(sympy.Rational(1, 10 ** 30)) - 1, lambda: mpmath.expm1(mpmath.mpf(10) ** -30)),
+             (sympy.log(sympy.Rational(7, 3)) * sympy.exp(sympy.Rational(-1, 7)),
+              lambda: mpmath.log(mpmath.mpf(7) / 3) * mpmath.exp(-mpmath.mpf(1) / 7))]
+    for expr, reference in cases:
+        with mpmath.workdps(80):
+            ref = reference()
+            got = hp.mpf_of(expr, DPS)
+            assert abs(got - ref) <= mpmath.mpf(10) ** -59 * max(1, abs(ref))  # mpf_of's contract
+
+
 def test_stage_budgets_exact_ties_and_monotonicity():
     b = stage_budgets([sympy.log(2), sympy.log(4) - sympy.log(2), sympy.log(6)], DPS)
     assert b[1] == 0  # log 4 - log 2 - log 2 is a proven tie: exactly zero

@@ -450,3 +450,42 @@ def test_interval_helpers_against_fractions():
     with pytest.raises(ArithmeticError):
         mpf_fraction(mpmath.inf)
     assert cancellation_bits(Fraction(1, 2 ** 20)) == 19 and cancellation_bits(3) == 0
+
+
+def test_ball_helpers_enclose_60_digit_references():
+    """L(t) = log(1 + q (e^t - 1)), L^{-1}, the clip and the cut offset of the instance, computed with
+    arb balls, against mpmath.mp at 80 digits (independent), tiny t (where mpmath 1.3's interval exp
+    was unsound) included: enclosures contain the reference, clip_up >= l - L(t_lo), and the cut
+    offset m <= L(t) - a t on a grid of [t_lo, t_hi]."""
+    from bcdp.bayesian.optimal_allocation.instance import (
+        Instance,
+        ball_rational,
+        lower_fraction,
+        upper_fraction,
+    )
+    from bcdp.core.intervals import arb_precision
+
+    def mp(x: Fraction) -> mpmath.mpf:
+        return mpmath.mpf(x.numerator) / x.denominator
+
+    for q in (Fraction(3, 10), Fraction(1, 100), Fraction(9, 10)):
+        inst = Instance([Fraction(1, 5), Fraction(2)], q)
+        for t in (Fraction(1, 2 ** 60), Fraction(7, 5), Fraction(-1, 3), Fraction(30)):
+            with arb_precision(96 + cancellation_bits(t)):
+                L = inst.ball_L(ball_rational(t))
+                Linv = inst.ball_Linv(ball_rational(abs(t)))
+            with mpmath.workdps(80):
+                ref = mpmath.log1p(mp(q) * mpmath.expm1(mp(t)))
+                ref_inv = mpmath.log1p(mpmath.expm1(mp(abs(t))) / mp(q))
+                assert mp(lower_fraction(L)) <= ref <= mp(upper_fraction(L))
+                assert mp(lower_fraction(Linv)) <= ref_inv <= mp(upper_fraction(Linv))
+                assert upper_fraction(L) - lower_fraction(L) < Fraction(1, 2 ** 80) * max(1, abs(Fraction(str(ref))))
+        with mpmath.workdps(80):
+            for level, t_lo in ((Fraction(2), 0.75), (Fraction(1, 5), 2.0 ** -50)):
+                up = inst.clip_up(level, t_lo)
+                assert mpmath.mpf(up) >= mp(level) - mpmath.log1p(mp(q) * mpmath.expm1(mpmath.mpf(t_lo)))
+            for t_lo, t_hi, a in ((0.1, 0.4, Fraction(1, 2)), (1e-12, 3e-12, Fraction(3, 10)), (1.0, 2.0, Fraction(1))):
+                m = mp(inst.cut_offset(t_lo, t_hi, a))
+                for k in range(101):
+                    t = mpmath.mpf(t_lo) + (mpmath.mpf(t_hi) - mpmath.mpf(t_lo)) * k / 100
+                    assert m <= mpmath.log1p(mp(q) * mpmath.expm1(t)) - mp(a) * t

@@ -4,7 +4,7 @@
 
 Oracles are independent of the code under test: the exact value of D* of binary randomized response,
 D* = KL = eps tanh(eps/2) (Bun-Steinke 2016; partial DP paper arXiv:2209.04053, Sec. 2, Def. 2),
-which for e^eps = r is exactly log(r) (r - 1)/(r + 1), enclosed here with mpmath.iv at 400 bits,
+which for e^eps = r is exactly log(r) (r - 1)/(r + 1), evaluated here with mpmath.mp at 400 bits,
 and plain Fraction arithmetic on exact mpf endpoints.
 """
 
@@ -40,18 +40,21 @@ def exact(x: mpmath.mpf) -> Fraction:
     return F(man * 2 ** exp) if exp >= 0 else F(man, 2 ** -exp)
 
 
-def rr_dstar_enclosure(r: Fraction, scale: Fraction = F(1)) -> Certified:
-    """scale * log(r) (r - 1)/(r + 1) (D* of binary RR with e^eps = r), enclosed at 400 bits."""
+def mp_enclosure(value: mpmath.mpf, rel: str = "1e-110") -> Certified:
+    """[value (1 - rel), value (1 + rel)] for a positive mpmath.mp value computed at 400 bits (~120
+    digits; mpmath's log, sqrt are accurate to a few ulps there, far inside the 1e-110 margin)."""
     with mpmath.workprec(BITS):
-        iv = mpmath.iv
-        old = iv.prec
-        iv.prec = BITS
-        try:
-            rr = iv.mpf(r.numerator) / iv.mpf(r.denominator)
-            v = iv.log(rr) * (rr - 1) / (rr + 1) * (iv.mpf(scale.numerator) / iv.mpf(scale.denominator))
-            return Certified(mpmath.mpf(v.a), mpmath.mpf(v.b))
-        finally:
-            iv.prec = old
+        r = mpmath.mpf(rel)
+        return Certified(value * (1 - r), value * (1 + r))
+
+
+def rr_dstar_enclosure(r: Fraction, scale: Fraction = F(1)) -> Certified:
+    """scale * log(r) (r - 1)/(r + 1) (D* of binary RR with e^eps = r), from mpmath.mp at 400 bits
+    (an oracle independent of the library's arb balls)."""
+    with mpmath.workprec(BITS):
+        rr = mpmath.mpf(r.numerator) / r.denominator
+        v = mpmath.log(rr) * (rr - 1) / (rr + 1) * (mpmath.mpf(scale.numerator) / scale.denominator)
+        return mp_enclosure(v)
 
 
 def rr_rows(r: Fraction):
@@ -115,13 +118,7 @@ def test_eps0_encloses_sqrt_of_twice_dstar_and_its_tie_is_undecided():
     assert isinstance(eps0, Certified) and "Def. 6" in eps0.provenance
     assert eps0.witness["hamming"] == 1 and set(eps0.witness) == {"x", "x_prime", "record", "hamming", "d_star"}
     with mpmath.workprec(BITS):
-        iv = mpmath.iv
-        old, iv.prec = iv.prec, BITS
-        try:
-            s = iv.sqrt(iv.log(iv.mpf(3)))
-            target = Certified(mpmath.mpf(s.a), mpmath.mpf(s.b))
-        finally:
-            iv.prec = old
+        target = mp_enclosure(mpmath.sqrt(mpmath.log(3)))
     assert eps0.lower <= target.lower and target.upper <= eps0.upper
     assert decide_le(eps0, target) is None
     rho = whole_record_zcdp(mech, 1, 1)
@@ -183,7 +180,7 @@ def test_eps_enclosure_inputs():
     with mpmath.workdps(80):
         v = mpmath.sqrt(mpmath.log(3))
         assert lo <= v <= hi and hi - lo < mpmath.mpf(10) ** -60
-    lo, hi = eps_enclosure(sympy.pi, "", bits)  # not an interval() form: evalf with a widened margin
+    lo, hi = eps_enclosure(sympy.pi, "", bits)  # not a ball() form: evalf with a widened margin
     with mpmath.workdps(80):
         assert lo <= mpmath.pi <= hi
     with pytest.raises(FloatRefusedError):
@@ -218,3 +215,48 @@ def test_audit_prop8_tie_is_null(tmp_path, capsys):
     with mpmath.workdps(50):
         lo, hi = mpmath.mpf(c["whole_record_rho"]["lower"]), mpmath.mpf(c["whole_record_rho"]["upper"])
         assert lo <= mpmath.log(3) / 2 <= hi
+
+
+def test_half_square_and_eps0_ends_enclose_60_digit_references():
+    """The arb enclosures of bcdp.partial.concentrated against mpmath.mp at 80 digits (the enclosures
+    are about 70 digits wide, so a 60-digit reference would be too coarse): eps^2/2 over the
+    enclosure of eps = sqrt(log 3) (= log(3)/2), over an enclosure straddling 0 (contains 0 and
+    1e-30^2/2), and the eps0 of one RR bit with e^eps = 7 (sqrt(2 D*) = sqrt(2 log(7) 6/8))."""
+    from bcdp.partial.concentrated import _half_square
+
+    bits = 236
+    with mpmath.workdps(80):
+        half = _half_square(eps_enclosure(sympy.sqrt(sympy.log(3)), "", bits), bits)
+        ref = mpmath.log(3) / 2
+        assert half.lower <= ref <= half.upper and half.upper - half.lower < mpmath.mpf(10) ** -60
+        tiny = mpmath.mpf("1e-30")
+        hull = _half_square((-tiny, tiny), bits)
+        assert hull.lower <= 0 <= tiny ** 2 / 2 <= hull.upper
+        eps0 = per_attribute_cdp_epsilon(parallel_rr(F(7, 8), 1), 1, 1)
+        ref = mpmath.sqrt(2 * mpmath.log(7) * mpmath.mpf(6) / 8)
+        assert eps0.lower <= ref <= eps0.upper and eps0.upper - eps0.lower < mpmath.mpf("1e-19") * ref
+
+
+def test_audit_prop8_bound_against_a_60_digit_reference(tmp_path, capsys):
+    """Two attributes, each released by RR with e^eps = 3 (one record): D* = log(3)/2 per changed
+    attribute (additive over the two independent bits), so eps0 = sqrt(log 3) (k = 1 pairs; k = 2
+    pairs give sqrt(2 log 3)/2, smaller), rho = log 3 and Prop. 8's bound d^2 eps0^2 / 2 = 2 log 3.
+    The audit's arb-computed bound and enclosures against mpmath.mp at 60 digits."""
+    pts = [(a, b) for a in (0, 1) for b in (0, 1)]
+    rr = {True: F(3, 4), False: F(1, 4)}
+    kernel = [[str(rr[x[0] == y[0]] * rr[x[1] == y[1]]) for y in pts] for x in pts]
+    doc = {"n": 1, "datasets": [[list(x)] for x in pts], "outputs": list(range(4)), "kernel": kernel}
+    path = tmp_path / "rr2.json"
+    path.write_text(json.dumps(doc))
+    assert main(["partial", "audit", str(path), "--json", "--concentrated"]) == 0
+    c = json.loads(capsys.readouterr().out)["concentrated"]
+    with mpmath.workdps(60):
+        log3 = mpmath.log(3)
+        # an upper end from the eps0 enclosure (1e-20 relative), printed to 30 digits (nearest)
+        bound = mpmath.mpf(c["prop8_rho_bound_upper"])
+        assert 2 * log3 <= bound * (1 + mpmath.mpf("1e-29")) and bound <= 2 * log3 * (1 + mpmath.mpf("1e-19"))
+        e = c["per_attribute_epsilon0"]
+        assert mpmath.mpf(e["lower"]) <= mpmath.sqrt(log3) <= mpmath.mpf(e["upper"])
+        r = c["whole_record_rho"]
+        assert mpmath.mpf(r["lower"]) <= log3 <= mpmath.mpf(r["upper"])
+    assert c["prop8_holds"] is True

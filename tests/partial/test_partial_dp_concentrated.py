@@ -346,7 +346,7 @@ def test_near_equal_rows_get_enough_digits(k):
 
 
 def test_interval_arithmetic_recheck_accepts_certificates_and_rejects_bad_ones():
-    """d_star re-checks its certificate with mpmath.iv (outward rounding); the re-check must fail
+    """d_star re-checks its certificate with arb balls (outward rounding); the re-check must fail
     for an upper end below D* and for a lower end above it (so it can fail)."""
     from bcdp.partial.dstar import _verify_with_intervals
     P, Q = (F(1, 100), F(99, 100)), (F(1, 10 ** 6), 1 - F(1, 10 ** 6))
@@ -361,3 +361,34 @@ def test_interval_arithmetic_recheck_accepts_certificates_and_rejects_bad_ones()
         assert _verify_with_intervals(P, Q, res.lower, too_low, lam, cover, 65) is False
         too_high_lower = res.upper * (1 + mpmath.mpf("1e-6"))
         assert _verify_with_intervals(P, Q, too_high_lower, res.upper, lam, [], 65) is False
+
+
+def test_recheck_is_sharp_against_a_60_digit_reference(monkeypatch):
+    """The arb re-check of d_star, on binary randomized response with e^eps = 3 (D* = KL =
+    eps tanh(eps/2) = log(3)/2, Bun-Steinke 2016; partial DP paper arXiv:2209.04053, Sec. 2, Def. 2),
+    against log(3)/2 at 60 digits (mpmath.mp, independent of the code): the enclosure contains it; the
+    re-check of the cover d_star built accepts a lower end 1e-40 (relative) below it and rejects one
+    1e-40 above it, and rejects an upper end 1e-40 below it (decisions far finer than the 1e-30 width)."""
+    from bcdp.partial import dstar as dstar_module
+
+    P, Q = (F(3, 4), F(1, 4)), (F(1, 4), F(3, 4))
+    seen = []
+    original = dstar_module._verify_with_intervals
+
+    def spy(*args):
+        seen.append(args)
+        return original(*args)
+    monkeypatch.setattr(dstar_module, "_verify_with_intervals", spy)
+    dstar_module._d_star_cached.cache_clear()
+    res = d_star(P, Q)
+    dstar_module._d_star_cached.cache_clear()
+    assert res.interval_verified is True and len(seen) == 1
+    _p, _q, _lower, rho, lam_hat, cover, wdps = seen[0]
+    with mpmath.workdps(60):
+        ref = mpmath.log(3) / 2
+        assert res.lower <= ref <= res.upper
+    with mpmath.workdps(wdps):
+        below, above = ref * (1 - mpmath.mpf("1e-40")), ref * (1 + mpmath.mpf("1e-40"))
+        assert original(P, Q, below, rho, lam_hat, cover, wdps) is True
+        assert original(P, Q, above, rho, lam_hat, cover, wdps) is False
+        assert original(P, Q, below, below, lam_hat, cover, wdps) is False

@@ -386,3 +386,22 @@ def test_em_sampler_is_the_float_twin():
         em_feature_epsilon_certified([halfspace((1, 1))], 2, 1, 1, 0, 0.5)
     with pytest.raises(FloatRefusedError):
         em_probabilities_mp([halfspace((1, 1))], [(1, 1, 1)], 1, 0, 0.5, 2)
+
+
+def test_em_log_probability_balls_enclose_60_digit_references():
+    """The arb enclosures of log P[h | S] (robust_erm, at IV_BITS bits) against mpmath.mp at 80
+    digits (the balls are ~75 digits wide), scores with a tiny exponent c = 1/10^40 included."""
+    from bcdp.core.intervals import arb_precision
+    from bcdp.partial.dstar import ball_ends
+    from bcdp.partial.robust_erm import IV_BITS, _log_probabilities_ball
+
+    for scores, c in (([0, 3, 5, 5], Fraction(1, 3)), ([7, 2, 9], Fraction(1, 10 ** 40)), ([1], Fraction(5))):
+        with arb_precision(IV_BITS):
+            balls = _log_probabilities_ball(scores, c)
+        with mpmath.workdps(80):
+            cc = mpmath.mpf(c.numerator) / c.denominator
+            lz = mpmath.log(mpmath.fsum(mpmath.exp(-cc * s) for s in scores))
+            for s, b in zip(scores, balls):
+                lo, hi = ball_ends(b)
+                ref = -cc * s - lz
+                assert lo <= ref <= hi and hi - lo < mpmath.mpf(10) ** -70

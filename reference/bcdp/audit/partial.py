@@ -26,7 +26,7 @@ Reported (partial DP paper, Ghazi-Kumar-Manurangsi-Steinke, arXiv:2209.04053; ev
 * with ``concentrated=True`` (CLI ``--concentrated``): eps0 of eps0-nabla0-CDP (Def. 6) and rho of
   whole-record rho-zCDP (Def. 3), as certified enclosures [lower, upper] of D* = sup_lambda
   D_lambda/lambda (:func:`bcdp.partial.dstar.d_star`: 50-digit mpmath search, certificate
-  re-checked with outward-rounded interval arithmetic), and Prop. 8's rho <= d^2 eps0^2 / 2.
+  re-checked with arb ball arithmetic), and Prop. 8's rho <= d^2 eps0^2 / 2.
 """
 
 from __future__ import annotations
@@ -157,8 +157,9 @@ def concentrated_report(audit: PartialAudit, rel_tol: str = "1e-20") -> dict[str
     """Certified concentrated parameters (Defs. 3 and 6) with Prop. 8's concentrated half."""
     import mpmath
 
-    from bcdp.core.intervals import iv_precision, lower_end, upper_end
+    from bcdp.core.intervals import arb_precision, ball_of
     from bcdp.partial.concentrated import per_attribute_cdp_epsilon, whole_record_zcdp
+    from bcdp.partial.dstar import ball_ends
 
     mech, n, d, inputs = audit.mechanism, audit.n, audit.d, audit.inputs
     eps0 = per_attribute_cdp_epsilon(mech, n, d, inputs, rel_tol=rel_tol)
@@ -181,11 +182,12 @@ def concentrated_report(audit: PartialAudit, rel_tol: str = "1e-20") -> dict[str
         bound_hi: Any = INFINITY
         holds: bool | None = True
     else:
-        # Prop. 8's bound d^2 eps0^2 / 2 over the eps0 enclosure, rounded outward (interval arithmetic)
-        with iv_precision(_BOUND_BITS) as iv:
-            lo_iv = iv.mpf(d) ** 2 * iv.mpf(eps0.lower) ** 2 / 2
-            hi_iv = iv.mpf(d) ** 2 * iv.mpf(eps0.upper) ** 2 / 2
-            bound = Certified(lower_end(lo_iv), upper_end(hi_iv), provenance="d^2 eps0^2 / 2, Prop. 8")
+        # Prop. 8's bound d^2 eps0^2 / 2 over the eps0 enclosure (eps0 >= 0: monotone), rounded
+        # outward with arb balls
+        with arb_precision(_BOUND_BITS):
+            lo_b, hi_b = ball_of(eps0.lower), ball_of(eps0.upper)
+            lo_b, hi_b = d * d * (lo_b * lo_b) / 2, d * d * (hi_b * hi_b) / 2
+            bound = Certified(ball_ends(lo_b)[0], ball_ends(hi_b)[1], provenance="d^2 eps0^2 / 2, Prop. 8")
         bound_hi = bound.upper
         holds = decide_le(rho, bound)   # None: equal within the enclosures (undecided), reported as null
     return {"per_attribute_epsilon0": enc(eps0), "whole_record_rho": enc(rho),

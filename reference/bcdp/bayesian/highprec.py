@@ -39,7 +39,7 @@ import mpmath
 from bcdp.bayesian.exact_inputs import exact_expr
 from bcdp.core.divergences import max_column_ratio as core_max_column_ratio
 from bcdp.core.errors import CertificationError, InvalidInputError
-from bcdp.core.intervals import interval, lower_end, upper_end
+from bcdp.core.intervals import arb_precision, ball
 from bcdp.core.numbers import INFINITY, to_fraction
 from bcdp.core.spaces import Mechanism, Prior, ProductDomain
 
@@ -53,8 +53,8 @@ def mpf_of(value: Any, dps: int = DEFAULT_DPS) -> mpmath.mpf:
 
     mpf values are rounded to ``dps``; exact numbers (ints, Fractions, sympy Rationals, strings such
     as ``"1/3"`` or ``"0.2"``; floats refused, :mod:`bcdp.bayesian.exact_inputs`) are rounded once;
-    exact sympy closed forms (rationals, exp, log, Min, Max) go through a certified interval
-    enclosure (:func:`bcdp.core.intervals.interval`) at about 3.4 dps + 64 bits, whose width is
+    exact sympy closed forms (rationals, exp, log, Min, Max) go through a certified arb ball
+    (:func:`bcdp.core.intervals.ball`) at about 3.4 dps + 64 bits, whose width is
     checked to be below 10^-(dps+5) relative (:class:`~bcdp.core.errors.CertificationError` if not).
     """
     if isinstance(value, mpmath.mpf):
@@ -73,8 +73,11 @@ def mpf_of(value: Any, dps: int = DEFAULT_DPS) -> mpmath.mpf:
         with mpmath.workdps(dps):
             return mpmath.mpf(frac.numerator) / frac.denominator
     bits = int(dps * 3.33) + 64
-    enc = interval(expr, bits)
-    lo, hi = lower_end(enc), upper_end(enc)  # exact endpoints
+    with arb_precision(bits):
+        enc = ball(expr, bits)
+        if not enc.is_finite():
+            raise CertificationError(f"enclosure of {expr} is not finite at {bits} bits")
+        lo, hi = _mpf_exact(enc.lower()), _mpf_exact(enc.upper())  # ends rounded outward at `bits`
     with mpmath.workprec(bits):
         mid = (lo + hi) / 2
         width = hi - lo
@@ -82,6 +85,12 @@ def mpf_of(value: Any, dps: int = DEFAULT_DPS) -> mpmath.mpf:
             raise CertificationError(f"enclosure of {expr} too wide at {bits} bits: {width}")
     with mpmath.workdps(dps):
         return +mid
+
+
+def _mpf_exact(x: Any) -> mpmath.mpf:
+    """The exact value of an exact (zero-radius) arb ball as an mpf (no rounding)."""
+    man, exp = x.man_exp()
+    return mpmath.mp.make_mpf(mpmath.libmp.from_man_exp(int(man), int(exp)))
 
 
 def log_of(ratio: mpmath.mpf, dps: int = DEFAULT_DPS) -> mpmath.mpf:

@@ -36,11 +36,11 @@ from bcdp.core.divergences import (  # noqa: F401  (re-exported for the checks; 
     renyi_moment_exact,
 )
 from bcdp.core.errors import FloatRefusedError, InvalidInputError
-from bcdp.core.intervals import iv_precision, lower_end, upper_end
+from bcdp.core.intervals import arb_precision, ball, ball_of
 from bcdp.core.numbers import INFINITY, to_fraction
 from bcdp.core.results import Certified, decide_le
 from bcdp.core.spaces import Mechanism
-from bcdp.partial.dstar import DEFAULT_REL_TOL, d_star, d_star_json  # noqa: F401  (re-exported)
+from bcdp.partial.dstar import DEFAULT_REL_TOL, ball_ends, d_star, d_star_json  # noqa: F401  (re-exported)
 from bcdp.partial.pure import (
     agreeing_groups,
     hamming,
@@ -57,8 +57,9 @@ PROVENANCE_RHO = ("rho of rho-zCDP under replace-one neighbours = max over one-r
 
 
 def _iv_bits(digits: int) -> int:
-    """Interval precision (bits) for a working precision of ``digits`` decimal digits."""
-    return int(digits * 3.33) + 20
+    """Ball precision (bits) for a working precision of ``digits`` decimal digits (arb balls are about
+    a bit wider than the mpmath.iv intervals this was sized for: 12 guard bits more)."""
+    return int(digits * 3.33) + 32
 
 
 # -- neighbouring pairs --------------------------------------------------------------------------------
@@ -112,15 +113,15 @@ def per_attribute_cdp_epsilon(mech: Mechanism, n: int, d: int, inputs: Sequence 
     eps0 = max over those pairs (both orders) of sqrt(2 D*)/||x_i - x'_i||_0.
 
     Returns a certified enclosure (mpf; ``INFINITY`` if some D* is infinite; sqrt(2 D*)/k of the
-    D* ends rounded outward with interval arithmetic) with the witness pair of the largest lower end
+    D* ends rounded outward with arb ball arithmetic) with the witness pair of the largest lower end
     (keys ``x``, ``x_prime``, ``record``, ``hamming``, ``d_star``).  No constraint at all (a single
     input) gives exactly 0 and no witness."""
     bits = _iv_bits(dps + GUARD_DIGITS)
 
     def ends(res: Certified, k: int) -> tuple[Any, Any]:
-        with iv_precision(bits) as iv:
-            return (lower_end(iv.sqrt(2 * iv.mpf(res.lower)) / k),
-                    upper_end(iv.sqrt(2 * iv.mpf(res.upper)) / k))
+        with arb_precision(bits):
+            return (ball_ends((2 * ball_of(res.lower)).sqrt() / k)[0],
+                    ball_ends((2 * ball_of(res.upper)).sqrt() / k)[1])
     return _max_over_pairs(mech, n, d, inputs, rel_tol, dps, ends, PROVENANCE_EPS0)
 
 
@@ -156,7 +157,7 @@ def eps_enclosure(value: Any, where: str, bits: int) -> tuple[Any, Any] | float:
     """Certified enclosure (lo, hi) (exact mpf ends) of a value of ``eps_fn`` (eps, not e^eps), or
     ``INFINITY``.  Exact rationals (int, Fraction, 'p/q') and mpf (an exact binary number) give
     outward-rounded or point enclosures; sympy expressions built from rationals, +, *, powers, exp
-    and log are enclosed by :func:`bcdp.core.intervals.interval`, other real sympy numbers by
+    and log are enclosed by :func:`bcdp.core.intervals.ball` (arb), other real sympy numbers by
     sympy's error-controlled ``evalf`` widened by 10^-(digits - 10) relative.  Floats are refused;
     a value certainly below 0 is refused."""
     if value == INFINITY:
@@ -175,12 +176,9 @@ def eps_enclosure(value: Any, where: str, bits: int) -> tuple[Any, Any] | float:
             return INFINITY
         if not isinstance(value, sympy.Basic) or not value.is_real or not value.is_finite:
             raise InvalidInputError(f"eps_fn{where} = {value} is not a finite real number")
-        from bcdp.core.intervals import interval
-
         try:
-            enc = interval(value, bits)
-            lo, hi = lower_end(enc), upper_end(enc)
-        except TypeError:  # a form interval() does not know: evalf with a widened margin
+            lo, hi = ball_ends(ball(value, bits))
+        except TypeError:  # a form ball() does not know: evalf with a widened margin
             digits = int(bits / 3.33)
             with mpmath.workdps(digits + 10):
                 v = mpmath.mpf(sympy.N(value, digits + 10))
@@ -188,9 +186,8 @@ def eps_enclosure(value: Any, where: str, bits: int) -> tuple[Any, Any] | float:
                 lo, hi = v - margin, v + margin
     else:
         q = to_fraction(value, f"eps_fn{where}")
-        with iv_precision(bits) as iv:
-            enc = iv.mpf(q.numerator) / iv.mpf(q.denominator)
-            lo, hi = lower_end(enc), upper_end(enc)
+        with arb_precision(bits):
+            lo, hi = ball_ends(ball_of(q))
     if hi < 0:
         raise InvalidInputError(f"eps_fn{where} = {mpmath.nstr(hi, 20)} must be a finite non-negative "
                                 "number (or INFINITY)")
@@ -198,11 +195,13 @@ def eps_enclosure(value: Any, where: str, bits: int) -> tuple[Any, Any] | float:
 
 
 def _half_square(enc: tuple[Any, Any], bits: int) -> Certified:
-    """Certified enclosure of eps^2/2 for eps in the enclosure ``enc``."""
-    with iv_precision(bits) as iv:
-        e = iv.mpf([enc[0], enc[1]])
-        b = e * e / 2
-        return Certified(lower_end(b), upper_end(b), provenance="eps^2/2, Def. 6")
+    """Certified enclosure of eps^2/2 for eps in the enclosure ``enc`` (monotone for eps >= 0)."""
+    with arb_precision(bits):
+        lo, hi = ball_of(enc[0]), ball_of(enc[1])
+        if lo >= 0:
+            return Certified(ball_ends(lo * lo / 2)[0], ball_ends(hi * hi / 2)[1], provenance="eps^2/2, Def. 6")
+        e = lo.union(hi)  # an end below 0 (an evalf margin around eps = 0): the square of the hull
+        return Certified(ball_ends(e * e / 2)[0], ball_ends(e * e / 2)[1], provenance="eps^2/2, Def. 6")
 
 
 def nabla_cdp_holds(mech: Mechanism, n: int, d: int, eps_fn: Callable[[tuple, tuple], Any],

@@ -33,8 +33,8 @@ quadratic with phi'(Lambda) <= D_inf - rho (2 Lambda - 1) <= 0.  The search runs
 relative precision) and every decision keeps an explicit guard of 10^-(working digits - 8) times the
 magnitudes involved.  Then (``interval_verify=True``, the default) the whole certificate -- the lower
 end as a value of KL or of D_lambda/lambda, every interval's quadratic bound, the tail -- is
-re-evaluated from the exact rows with outward-rounded interval arithmetic
-(:func:`bcdp.core.intervals.iv_precision`), so the returned enclosure [lower, upper] does not rely
+re-evaluated from the exact rows with arb ball arithmetic (:mod:`bcdp.core.intervals`, every
+operation proved to enclose its exact result), so the returned enclosure [lower, upper] does not rely
 on the rounding estimate; it is accepted when (upper - lower) <= rel_tol * upper, otherwise the
 achieved width is reported.
 
@@ -60,7 +60,7 @@ from bcdp.core.divergences import (
     mpf_of_fraction,
 )
 from bcdp.core.errors import CertificationError, FloatRefusedError, InvalidInputError
-from bcdp.core.intervals import iv_precision, lower_end, upper_end
+from bcdp.core.intervals import arb_precision, ball_of
 from bcdp.core.numbers import INFINITY, to_fraction
 from bcdp.core.results import Certified
 
@@ -68,7 +68,31 @@ DEFAULT_REL_TOL = "1e-30"
 
 #: Provenance of every D* enclosure.
 PROVENANCE = ("D*(P||Q) = sup_{lambda>1} D_lambda(P||Q)/lambda, partial DP paper (arXiv:2209.04053) "
-              "Sec. 2, Def. 2; quadratic-bound certificate re-checked with mpmath.iv")
+              "Sec. 2, Def. 2; quadratic-bound certificate re-checked with arb ball arithmetic")
+
+
+#: Bits the certificate re-check works with beyond the search's working precision (decimal digits
+#: times 3.33): 20 in the mpmath.iv version, 12 more since arb balls are about a bit wider.
+RECHECK_GUARD_BITS = 32
+
+
+def recheck_bits(wdps: int) -> int:
+    """Working precision (bits) of the arb re-check for a search at ``wdps`` decimal digits."""
+    return int(wdps * 3.33) + RECHECK_GUARD_BITS
+
+
+def ball_ends(x: Any) -> tuple[mpmath.mpf, mpmath.mpf]:
+    """The exact ends (mid - rad, mid + rad) of an arb ball as mpf, at any current precision (arb's
+    ``lower()``/``upper()`` round outward to the *current* arb precision, 53 bits outside
+    :func:`~bcdp.core.intervals.arb_precision`); (-inf, inf) when the ball is not finite."""
+    if not x.is_finite():
+        return mpmath.mpf("-inf"), mpmath.mpf("inf")
+
+    def exact(e: Any) -> mpmath.mpf:
+        man, exp = e.man_exp()
+        return mpmath.mp.make_mpf(mpmath.libmp.from_man_exp(int(man), int(exp)))
+    mid, rad = exact(x.mid()), exact(x.rad())
+    return mpmath.fsub(mid, rad, exact=True), mpmath.fadd(mid, rad, exact=True)
 
 
 def _dstar_result(lower: Any, upper: Any, exact: Any, *, value: Any, maximiser: Any, at_limit_one: bool,
@@ -282,79 +306,87 @@ def _d_star_cached(p: Row, q: Row, tol_key: Fraction, dps: int, max_intervals: i
 
 def _verify_with_intervals(p: Row, q: Row, lower: mpmath.mpf, rho: mpmath.mpf, lam_hat: Any, cover: list,
                            wdps: int) -> bool:
-    """Re-check a certificate with outward-rounded interval arithmetic (mpmath.iv at the working
-    precision): every inequality the cover relies on is re-evaluated from the exact rows, so the
-    enclosure [lower, rho] no longer depends on the guard estimate of rounding errors.
+    """Re-check a certificate with arb balls (:mod:`bcdp.core.intervals`, python-flint; every
+    operation encloses the exact result) at the working precision plus :data:`RECHECK_GUARD_BITS`:
+    every inequality the cover relies on is re-evaluated from the exact rows, so the enclosure
+    [lower, rho] no longer depends on the guard estimate of rounding errors.
 
     Checks: (i) lower <= KL or lower <= K(lam_hat)/(lam_hat(lam_hat-1)) (a value of D_lambda/lambda);
     (ii) on each [a, b] of the cover the quadratic bound of phi_rho is <= 0 (upper ends of the
-    coefficient intervals; t >= 0 makes the bound monotone in each coefficient); (iii) the tail."""
-    with iv_precision(int(wdps * 3.33) + 20) as iv:
-        def ivq(x: Fraction):
-            return iv.mpf(x.numerator) / iv.mpf(x.denominator)
+    coefficient balls; t >= 0 makes the bound monotone in each coefficient); (iii) the tail.
+    Each decision uses arb's semantics: ``x <= y`` is True only when every point of x is <= every
+    point of y, so a ball straddling a threshold always fails the check."""
+    with arb_precision(recheck_bits(wdps)) as arb:
+        one = arb(1)
         logq, ell = [], []
         for a_, b_ in zip(p, q):
             if a_ > 0:
-                lq = iv.log(ivq(b_))
+                lq = ball_of(b_).log()
                 logq.append(lq)
-                ell.append(iv.log(ivq(a_)) - lq)
-        R = iv.mpf(rho)
+                ell.append(ball_of(a_).log() - lq)
+        R = ball_of(rho)
 
-        def point(lam):
-            L = iv.mpf(lam)
+        def top(xs: list) -> Any:
+            """The largest upper end of the balls xs (an exact point)."""
+            out = xs[0].upper()
+            for x in xs[1:]:
+                out = out.max(x.upper())
+            return out
+
+        def point(lam: Any) -> tuple[Any, Any, list]:
+            L = ball_of(lam)
             lw = [lq + L * l for lq, l in zip(logq, ell)]
-            m = iv.mpf(max(upper_end(x) for x in lw))
-            w = [iv.exp(x - m) for x in lw]
+            m = top(lw)  # any shift is exact algebra; the largest upper end keeps exp(x - m) <= 1
+            w = [(x - m).exp() for x in lw]
             z = sum(w[1:], w[0])
             pi = [wi / z for wi in w]
             k1 = sum((pi_ * l for pi_, l in zip(pi[1:], ell[1:])), pi[0] * ell[0])
-            return m + iv.log(z), k1, pi
+            return m + z.log(), k1, pi
 
-        def curvature(pi, k1, T):
-            total = iv.mpf(0)
+        def curvature(pi: list, k1: Any, T: Any) -> Any:
+            total = arb(0)
             for pi_, l in zip(pi, ell):
-                e = iv.exp(iv.mpf(T) * (l - k1))
-                factor = iv.mpf([max(1, lower_end(e)), max(1, upper_end(e))])
-                total += pi_ * (l - k1) ** 2 * factor
+                dl = l - k1
+                factor = (T * dl).exp().max(one)  # max(1, e^{T (l - k1)}), pointwise
+                total += pi_ * (dl * dl) * factor  # not dl ** 2: python-flint 0.9 gives nan when dl contains 0
             return total
 
-        kl = sum((iv.exp(lq + l) * l for lq, l in zip(logq[1:], ell[1:])), iv.exp(logq[0] + ell[0]) * ell[0])
-        low_ok = lower <= lower_end(kl)
-        if lam_hat is not None:
+        kl = sum(((lq + l).exp() * l for lq, l in zip(logq[1:], ell[1:])), (logq[0] + ell[0]).exp() * ell[0])
+        low = ball_of(lower)
+        low_ok = bool(low <= kl)
+        if not low_ok and lam_hat is not None:
             k0, _k1, _pi = point(lam_hat)
-            L = iv.mpf(lam_hat)
-            low_ok = low_ok or lower <= lower_end(k0 / (L * (L - 1)))
+            L = ball_of(lam_hat)
+            low_ok = bool(low <= k0 / (L * (L - 1)))
         if not low_ok:
             return False
         for item in cover:
             if item[0] == "tail":
-                lam = iv.mpf(item[1])
+                lam = ball_of(item[1])
                 k0, _k1, _pi = point(item[1])
-                ell_max = iv.mpf(max(upper_end(x) for x in ell))
-                if upper_end(k0 - R * lam * (lam - 1)) > 0 or upper_end(ell_max - R * (2 * lam - 1)) > 0:
+                if not (k0 - R * lam * (lam - 1) <= 0 and top(ell) - R * (2 * lam - 1) <= 0):
                     return False
                 continue
             a, b = item
-            Ti = iv.mpf(b) - iv.mpf(a)
+            Ti = ball_of(b) - ball_of(a)
+            T = Ti.upper()
             if a == 1:
                 _k0, k1, pi = point(a)
-                v = curvature(pi, k1, upper_end(Ti))
+                v = curvature(pi, k1, T)
                 d1 = kl - R
-                worst = max(upper_end(d1), upper_end(d1 + (v - 2 * R) * Ti / 2))
+                cands = [d1, d1 + (v - 2 * R) * Ti / 2]
             else:
                 k0, k1, pi = point(a)
-                v = curvature(pi, k1, upper_end(Ti))
-                A = iv.mpf(a)
-                f0 = upper_end(k0 - R * A * (A - 1))
-                f1 = upper_end(k1 - R * (2 * A - 1))
-                curv = upper_end(v - 2 * R)
-                F0, F1, C = iv.mpf(f0), iv.mpf(f1), iv.mpf(curv)
-                cands = [upper_end(F0), upper_end(F0 + F1 * Ti + C * Ti * Ti / 2)]
-                if curv < 0 and f1 > 0 and lower_end(F1 / (-C)) < upper_end(Ti):
+                v = curvature(pi, k1, T)
+                A = ball_of(a)
+                F0 = (k0 - R * A * (A - 1)).upper()  # exact points: upper ends of the coefficients
+                F1 = (k1 - R * (2 * A - 1)).upper()
+                C = (v - 2 * R).upper()
+                cands = [F0, F0 + F1 * Ti + C * Ti * Ti / 2]
+                if C < 0 and F1 > 0 and not (F1 / (-C) >= T):
                     # the vertex t* = f1/(-curv) may lie in [0, T]: its value bounds the max there
-                    cands.append(upper_end(F0 + F1 * F1 / (2 * (-C))))
-                worst = max(cands)
-            if worst > 0:
+                    cands.append(F0 + F1 * F1 / (2 * (-C)))
+            if not all(c <= 0 for c in cands):
                 return False
         return True
 
@@ -450,4 +482,4 @@ def d_star(P: Sequence[Any], Q: Sequence[Any], rel_tol: Any = DEFAULT_REL_TOL, d
     return _d_star_cached(p, q, tol_key, dps, max_intervals, interval_verify)
 
 
-__all__ = ["DEFAULT_REL_TOL", "PROVENANCE", "d_star", "d_star_json"]
+__all__ = ["DEFAULT_REL_TOL", "PROVENANCE", "ball_ends", "d_star", "d_star_json"]

@@ -19,10 +19,11 @@ import mpmath
 import numpy as np
 
 from bcdp.core.errors import InvalidInputError
-from bcdp.core.intervals import iv_precision, lower_end, upper_end
+from bcdp.core.intervals import arb_precision, ball_of
 from bcdp.core.numbers import INFINITY, to_float_input, to_fraction
 from bcdp.core.results import Certified
 from bcdp.core.spaces import Mechanism
+from bcdp.partial.dstar import ball_ends
 from bcdp.partial.pure import dataset_domain
 from bcdp.partial.robust_error import (
     LABELS,
@@ -188,19 +189,18 @@ def em_log_ratio_exact(hypotheses: Sequence[Hypothesis], data_a: Sequence, data_
 #: Provenance of :func:`em_feature_epsilon_certified`.
 PROVENANCE_FEATURE_EPS = ("eps0 over feature changes (eps-sample-nabla0-DP, partial DP paper arXiv:2209.04053, "
                           "Sec. 6) of the exponential mechanism of Lemma 22 (Sec. 6.2): max log P_x[h]/P_x'[h]")
-#: Interval precision (bits) of the log-ratio enclosures of :func:`em_feature_epsilon_certified`.
+#: Ball precision (bits) of the log-ratio enclosures of :func:`em_feature_epsilon_certified`.
 IV_BITS = 256
 
 
-def _log_probabilities_iv(scores: Sequence[int], c: Fraction, iv: Any) -> list[Any]:
-    """Enclosures of log P[h | S] = -c (U_h - U_min) - log sum_j exp(-c (U_j - U_min)) (exact scores)."""
+def _log_probabilities_ball(scores: Sequence[int], c: Fraction) -> list[Any]:
+    """arb enclosures (at the current arb precision) of
+    log P[h | S] = -c (U_h - U_min) - log sum_j exp(-c (U_j - U_min)) (exact scores)."""
     lo = min(scores)
-    cc = iv.mpf(c.numerator) / iv.mpf(c.denominator)
+    cc = ball_of(c)
     expo = [-cc * (s - lo) for s in scores]
-    z = iv.mpf(0)
-    for t in expo:
-        z += iv.exp(t)
-    logz = iv.log(z)
+    z = sum((t.exp() for t in expo[1:]), expo[0].exp())
+    logz = z.log()
     return [t - logz for t in expo]
 
 
@@ -211,7 +211,7 @@ def em_feature_epsilon_certified(hypotheses: Sequence[Hypothesis], d: int, n: in
 
     Returns a :class:`~bcdp.core.results.Certified` enclosure [lower, upper] of eps0 = the max over
     feature-neighbouring datasets x, x' and hypotheses h of log P_x[h]/P_x'[h] (every log ratio
-    enclosed with outward-rounded interval arithmetic at :data:`IV_BITS` bits from the exact integer
+    enclosed with arb ball arithmetic at :data:`IV_BITS` bits from the exact integer
     scores), with the maximising ``witness`` {x, x_prime, h} and details ``max_log_ratio`` (the
     60-digit mpmath value), ``bound_holds`` (eps0 <= eps, certified), ``pairs_examined`` and
     ``certified_by_sympy``.  Each log ratio is decided against eps by its enclosure when the
@@ -229,13 +229,12 @@ def em_feature_epsilon_certified(hypotheses: Sequence[Hypothesis], d: int, n: in
     c = eff / (2 * q)
     dom = dataset_domain([LABELS] * (d + 1), n)
     probs, logp = {}, {}
-    with iv_precision(IV_BITS) as iv:
-        eps_iv = iv.mpf(e.numerator) / iv.mpf(e.denominator)
-        eps_lo, eps_hi = lower_end(eps_iv), upper_end(eps_iv)
+    with arb_precision(IV_BITS):
+        eps_ball = ball_of(e)
         for p in dom.points:
             data = [p[i * (d + 1):(i + 1) * (d + 1)] for i in range(n)]
             probs[p] = em_probabilities_mp(hypotheses, data, gamma, gamma_prime, eff, d, digits=MP_DIGITS)
-            logp[p] = _log_probabilities_iv(_scores(hypotheses, data, gamma, gamma_prime, d), c, iv)
+            logp[p] = _log_probabilities_ball(_scores(hypotheses, data, gamma, gamma_prime, d), c)
         best, wit, ok, count, by_sympy = mpmath.mpf(0), None, True, 0, 0
         cert_lo = cert_hi = mpmath.mpf(0)
         with mpmath.workdps(MP_DIGITS + 10):
@@ -253,13 +252,14 @@ def em_feature_epsilon_certified(hypotheses: Sequence[Hypothesis], d: int, n: in
                             for a, b in ((p, p2), (p2, p)):
                                 v = mpmath.log(probs[a][k] / probs[b][k])
                                 enc = logp[a][k] - logp[b][k]
-                                lo_e, hi_e = lower_end(enc), upper_end(enc)
+                                lo_e, hi_e = ball_ends(enc)
                                 cert_lo, cert_hi = max(cert_lo, lo_e), max(cert_hi, hi_e)
                                 if v > best:
                                     best, wit = v, {"x": a, "x_prime": b, "h": k}
-                                if eps_mp - v > margin and hi_e <= eps_lo:
+                                # arb: enc <= eps iff every point of enc is <= every point of eps
+                                if eps_mp - v > margin and enc <= eps_ball:
                                     continue
-                                if v - eps_mp > margin and lo_e > eps_hi:
+                                if v - eps_mp > margin and enc > eps_ball:
                                     ok = False
                                     continue
                                 by_sympy += 1

@@ -91,7 +91,7 @@ Modules: :mod:`~bcdp.bayesian.optimal_allocation.instance` (the instance, L(t), 
 propagation; step 2), :mod:`~bcdp.bayesian.optimal_allocation.relaxation` (the bound on a box and
 its exact recomputation; steps 3-4), :mod:`~bcdp.bayesian.optimal_allocation.rounding` (the
 certified rational point; step 4), :mod:`~bcdp.bayesian.optimal_allocation.search` (the driver and
-:class:`OptimalAllocation`).  Interval arithmetic: :mod:`bcdp.core.intervals` (``mpmath.iv``).
+:class:`OptimalAllocation`).  Interval arithmetic: :mod:`bcdp.core.intervals` (arb balls).
 """
 
 from bcdp.bayesian.optimal_allocation.search import (

@@ -6,9 +6,9 @@ L(t) = log(1 + q (e^t - 1)) in float form (for the search) and in interval form 
 :class:`Piece` is the reduced problem on one piece t in [l_j, l_{j+1}] with its root box and the
 outward-rounded box propagation.
 
-Rigorous arithmetic uses the one interval backend :mod:`bcdp.core.intervals`
-(:func:`~bcdp.core.intervals.iv_precision`, exact endpoints, directed rounding to floats); the
-helpers below only convert between Fractions and ``mpmath.iv`` intervals.
+Rigorous arithmetic uses the one interval backend :mod:`bcdp.core.intervals` (arb balls of
+python-flint at :func:`~bcdp.core.intervals.arb_precision`, exact endpoints, directed rounding to
+floats); the helpers below only convert between Fractions and arb balls.
 """
 
 from __future__ import annotations
@@ -20,7 +20,13 @@ from typing import Any
 import mpmath
 import numpy as np
 
-from bcdp.core.intervals import float_down, float_up, iv_precision, lower_end, upper_end
+from bcdp.core.intervals import (
+    arb_precision,
+    ball_of,
+    exact_fraction,
+    float_down,
+    float_up,
+)
 
 #: The largest number of extra bits :func:`cancellation_bits` asks for.
 MAX_EXTRA_BITS = 4000
@@ -39,12 +45,9 @@ def cancellation_bits(x: Any) -> int:
     return 0
 
 
-def iv_rational(x: Fraction | float) -> Any:
-    """An ``mpmath.iv`` enclosure of the exact value x (a float is converted exactly)."""
-    if isinstance(x, float):
-        return mpmath.iv.mpf(x)
-    x = Fraction(x)
-    return mpmath.iv.mpf(x.numerator) / mpmath.iv.mpf(x.denominator)
+def ball_rational(x: Fraction | float) -> Any:
+    """An arb ball (at the current arb precision) enclosing the exact value x (a float is exact)."""
+    return ball_of(x if isinstance(x, float) else Fraction(x))
 
 
 def mpf_fraction(x: mpmath.mpf) -> Fraction:
@@ -56,35 +59,31 @@ def mpf_fraction(x: mpmath.mpf) -> Fraction:
     return -out if x < 0 else out
 
 
+def _ends(enc: Any) -> tuple[Fraction, Fraction]:
+    if not enc.is_finite():
+        raise ArithmeticError("non-finite interval endpoint")
+    mid, rad = exact_fraction(enc.mid()), exact_fraction(enc.rad())
+    return mid - rad, mid + rad
+
+
 def lower_fraction(enc: Any) -> Fraction:
-    """The exact lower endpoint of an ``mpmath.iv`` interval, as a Fraction."""
-    return mpf_fraction(lower_end(enc))
+    """The exact lower endpoint mid - rad of an arb ball, as a Fraction (at any arb precision)."""
+    return _ends(enc)[0]
 
 
 def upper_fraction(enc: Any) -> Fraction:
-    """The exact upper endpoint of an ``mpmath.iv`` interval, as a Fraction."""
-    return mpf_fraction(upper_end(enc))
-
-
-def _exact_bits(x: Fraction) -> int:
-    # enough bits for the numerator and denominator to be exact, and at least a double's 53
-    return max(53, x.numerator.bit_length(), x.denominator.bit_length()) + 2
+    """The exact upper endpoint mid + rad of an arb ball, as a Fraction (at any arb precision)."""
+    return _ends(enc)[1]
 
 
 def fraction_float_down(x: Fraction) -> float:
-    """The largest float <= x.  At the precision of :func:`_exact_bits` the numerator and
-    denominator are exact, so the lower end of the quotient is the largest binary number of that
-    precision <= x; every float <= x is such a number, hence ``float_down`` of it is the answer."""
-    x = Fraction(x)
-    with iv_precision(_exact_bits(x)):
-        return float_down(lower_end(iv_rational(x)))
+    """The largest float <= x (exact directed rounding, :func:`bcdp.core.intervals.float_down`)."""
+    return float_down(Fraction(x))
 
 
 def fraction_float_up(x: Fraction) -> float:
-    """The smallest float >= x (as :func:`fraction_float_down`, mirrored)."""
-    x = Fraction(x)
-    with iv_precision(_exact_bits(x)):
-        return float_up(upper_end(iv_rational(x)))
+    """The smallest float >= x (exact directed rounding, :func:`bcdp.core.intervals.float_up`)."""
+    return float_up(Fraction(x))
 
 
 class Instance:
@@ -143,30 +142,30 @@ class Instance:
             return v + math.log(-math.expm1(-v) / q + math.exp(-v))
         return math.log1p(math.expm1(v) / q)
 
-    # interval versions (certificates)
-    def iv_L(self, t):
+    # ball versions (certificates), at the current arb precision
+    def ball_L(self, t: Any) -> Any:
         if self.q == 0:
-            return mpmath.iv.mpf(0)
+            return ball_of(0)
         if self.q == 1:
             return t
-        return mpmath.iv.log(1 + iv_rational(self.q) * (mpmath.iv.exp(t) - 1))
+        return (1 + ball_rational(self.q) * (t.exp() - 1)).log()
 
-    def iv_Linv(self, v):
+    def ball_Linv(self, v: Any) -> Any:
         """L^{-1}(v) = log(1 + (e^v - 1)/q) for q > 0."""
         if self.q == 1:
             return v
-        return mpmath.iv.log(1 + (mpmath.iv.exp(v) - 1) / iv_rational(self.q))
+        return (1 + (v.exp() - 1) / ball_rational(self.q)).log()
 
     def clip_up(self, level: Fraction, t_lo: float) -> float:
         """A float >= level - L(t_lo)."""
-        with iv_precision(64 + cancellation_bits(t_lo)):
-            return float_up(upper_end(iv_rational(level) - self.iv_L(mpmath.iv.mpf(t_lo))))
+        with arb_precision(64 + cancellation_bits(t_lo)):
+            return float_up(upper_fraction(ball_rational(level) - self.ball_L(ball_of(t_lo))))
 
     def tmax_up(self, level: Fraction, lo: float) -> float:
         """A float >= L^{-1}(level - lo) (q > 0, level >= lo)."""
         v = Fraction(level) - Fraction(lo)
-        with iv_precision(64 + cancellation_bits(v)):
-            return float_up(upper_end(self.iv_Linv(iv_rational(v))))
+        with arb_precision(64 + cancellation_bits(v)):
+            return float_up(upper_fraction(self.ball_Linv(ball_rational(v))))
 
     def cut_offset(self, t_lo: float, t_hi: float, a: Fraction) -> Fraction:
         """A rational m <= min_{t in [t_lo, t_hi]} (L(t) - a t)  (tangent at the midpoint)."""
@@ -174,14 +173,14 @@ class Instance:
             return Fraction(0)
         t0 = (Fraction(t_lo) + Fraction(t_hi)) / 2
         w = (Fraction(t_hi) - Fraction(t_lo)) / 2
-        with iv_precision(96 + cancellation_bits(t0)):
-            ti = iv_rational(t0)
-            qi = iv_rational(self.q)
-            et = mpmath.iv.exp(ti)
+        with arb_precision(96 + cancellation_bits(t0)):
+            ti = ball_rational(t0)
+            qi = ball_rational(self.q)
+            et = ti.exp()
             Lp = qi * et / (1 + qi * (et - 1))
-            diff = Lp - iv_rational(a)
+            diff = Lp - ball_rational(a)
             slack = max(abs(lower_fraction(diff)), abs(upper_fraction(diff))) * w
-            return lower_fraction(self.iv_L(ti) - iv_rational(a) * iv_rational(t0)) - slack
+            return lower_fraction(self.ball_L(ti) - ball_rational(a) * ball_rational(t0)) - slack
 
 
 class Piece:

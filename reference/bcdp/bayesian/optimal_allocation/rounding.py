@@ -18,12 +18,12 @@ import sympy
 from bcdp.bayesian.optimal_allocation.instance import (
     Instance,
     Piece,
+    ball_rational,
     cancellation_bits,
-    iv_rational,
     lower_fraction,
 )
 from bcdp.bayesian.optimal_allocation.relaxation import project
-from bcdp.core.intervals import compare, iv_precision
+from bcdp.core.intervals import arb_precision, compare
 
 
 def round_rel(x: float | Fraction, digits: int = 16) -> Fraction:
@@ -58,8 +58,8 @@ def rational_point(piece: Piece, z: list[float], attempt: int) -> list[Fraction]
     margin = Fraction(1, 10 ** (24 - 4 * attempt))
     t_lo, t_hi = piece.t_lo_exact, piece.t_hi_exact
     if inst.q > 0:
-        with iv_precision(128 + cancellation_bits(piece.ell[0])):
-            t_cap = lower_fraction(inst.iv_Linv(iv_rational(piece.ell[0]))) if j else t_hi
+        with arb_precision(128 + cancellation_bits(piece.ell[0])):
+            t_cap = lower_fraction(inst.ball_Linv(ball_rational(piece.ell[0]))) if j else t_hi
         t_hi = min(t_hi, t_cap)
     tf = z[-1]
     tol = 1e-9 * abs(tf)
@@ -73,10 +73,10 @@ def rational_point(piece: Piece, z: list[float], attempt: int) -> list[Fraction]
     if inst.q in (0, 1):                          # L(t) = 0 or t: the bounds are rational
         bounds = [piece.ell[g] - (t if inst.q == 1 else 0) for g in range(j)]
     else:
-        with iv_precision(200 + cancellation_bits(t)):
-            Lt = inst.iv_L(iv_rational(t))
+        with arb_precision(200 + cancellation_bits(t)):
+            Lt = inst.ball_L(ball_rational(t))
             for g in range(j):
-                bl = lower_fraction(iv_rational(piece.ell[g]) - Lt)
+                bl = lower_fraction(ball_rational(piece.ell[g]) - Lt)
                 bounds.append(floor_rel(bl * (1 - margin), 26) if bl > 0 else bl)
     out = [Fraction(0)] * p
     out[-1] = t
