@@ -196,3 +196,35 @@ def test_jsonable_is_strict():
     for bad in (math.nan, mpmath.mpf("nan")):
         with pytest.raises(ValueError):
             jsonable(bad)
+
+
+def test_ball_ends_are_exact_at_any_precision():
+    """mid -/+ rad exactly, also outside an arb_precision block (arb's lower()/upper() would round to
+    53 bits there); the mpf form equals the Fraction form."""
+    from bcdp.core.intervals import ball_ends, ball_ends_mpf
+
+    with arb_precision(400):
+        b = ball_of(Fraction(1, 3))
+    lo, hi = ball_ends(b)                       # called at the default 53 bits
+    assert lo < Fraction(1, 3) < hi and hi - lo < Fraction(1, 2 ** 390)
+    mlo, mhi = ball_ends_mpf(b)
+    assert _exact(mlo) == lo and _exact(mhi) == hi
+    import flint
+    assert ball_ends_mpf(flint.arb.pos_inf())[1] == mpmath.inf
+
+
+def test_ball_power_of_a_ball_containing_zero():
+    import flint
+
+    from bcdp.core.intervals import ball_ends, ball_power
+
+    with arb_precision(53):
+        b = ball_of(Fraction(-1, 4)).union(ball_of(Fraction(1, 2)))   # contains [-1/4, 1/2]
+        for n in (2, 3, 4):
+            lo, hi = ball_ends(ball_power(b, n))
+            for x in (Fraction(-1, 4), Fraction(0), Fraction(1, 8), Fraction(1, 2)):
+                assert lo <= x ** n <= hi                   # every point's power is enclosed
+        assert not ball_power(b, 2).is_nan()
+        lo, hi = ball_ends(ball_power(flint.arb(3), -2))
+        assert lo <= Fraction(1, 9) <= hi
+    assert compare(sympy.Rational(-1, 2) ** 2, sympy.Rational(1, 4)) == 0

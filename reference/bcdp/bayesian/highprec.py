@@ -39,7 +39,7 @@ import mpmath
 from bcdp.bayesian.exact_inputs import exact_expr
 from bcdp.core.divergences import max_column_ratio as core_max_column_ratio
 from bcdp.core.errors import CertificationError, InvalidInputError
-from bcdp.core.intervals import arb_precision, ball
+from bcdp.core.intervals import arb_precision, ball, exact_mpf
 from bcdp.core.numbers import INFINITY, to_fraction
 from bcdp.core.spaces import Mechanism, Prior, ProductDomain
 
@@ -77,7 +77,7 @@ def mpf_of(value: Any, dps: int = DEFAULT_DPS) -> mpmath.mpf:
         enc = ball(expr, bits)
         if not enc.is_finite():
             raise CertificationError(f"enclosure of {expr} is not finite at {bits} bits")
-        lo, hi = _mpf_exact(enc.lower()), _mpf_exact(enc.upper())  # ends rounded outward at `bits`
+        lo, hi = exact_mpf(enc.lower()), exact_mpf(enc.upper())  # ends rounded outward at `bits`
     with mpmath.workprec(bits):
         mid = (lo + hi) / 2
         width = hi - lo
@@ -85,12 +85,6 @@ def mpf_of(value: Any, dps: int = DEFAULT_DPS) -> mpmath.mpf:
             raise CertificationError(f"enclosure of {expr} too wide at {bits} bits: {width}")
     with mpmath.workdps(dps):
         return +mid
-
-
-def _mpf_exact(x: Any) -> mpmath.mpf:
-    """The exact value of an exact (zero-radius) arb ball as an mpf (no rounding)."""
-    man, exp = x.man_exp()
-    return mpmath.mp.make_mpf(mpmath.libmp.from_man_exp(int(man), int(exp)))
 
 
 def log_of(ratio: mpmath.mpf, dps: int = DEFAULT_DPS) -> mpmath.mpf:

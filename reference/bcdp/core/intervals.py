@@ -174,14 +174,65 @@ def ball_of(x: Any) -> flint.arb:
     return flint.arb(flint.fmpq(q.numerator, q.denominator))
 
 
+def ball_ends(x: flint.arb) -> tuple[Fraction, Fraction]:
+    """The exact ends (mid - rad, mid + rad) of a finite ball, as Fractions, whatever the current
+    arb precision (no rounding: the midpoint is exact, the radius is taken at its exact value or,
+    if arb reports it inexactly, at an upper end)."""
+    if not x.is_finite():
+        raise InvalidInputError(f"ball {x} is not finite")
+    mid = exact_fraction(x.mid())
+    rad = x.rad()
+    if not rad.is_exact():
+        rad = rad.upper()
+    r = exact_fraction(rad)
+    return mid - r, mid + r
+
+
+def exact_mpf(x: flint.arb) -> mpmath.mpf:
+    """The exact value of an exact (zero-radius) arb ball as an mpf (no rounding, any precision)."""
+    man, exp = x.man_exp()
+    return mpmath.mp.make_mpf(mpmath.libmp.from_man_exp(int(man), int(exp)))
+
+
+def ball_ends_mpf(x: flint.arb) -> tuple[mpmath.mpf, mpmath.mpf]:
+    """The exact ends (mid - rad, mid + rad) of a ball as mpf (exact sums, no rounding);
+    (-inf, inf) when the ball is not finite."""
+    if not x.is_finite():
+        return mpmath.mpf("-inf"), mpmath.mpf("inf")
+    rad = x.rad()
+    if not rad.is_exact():
+        rad = rad.upper()
+    mid, r = exact_mpf(x.mid()), exact_mpf(rad)
+    return mpmath.fsub(mid, r, exact=True), mpmath.fadd(mid, r, exact=True)
+
+
 def ball_lower(x: flint.arb) -> Fraction:
-    """The exact lower endpoint of a finite ball, as a Fraction (arb rounds it outward)."""
-    return exact_fraction(x.lower())
+    """The exact lower end of a finite ball, as a Fraction (see :func:`ball_ends`)."""
+    return ball_ends(x)[0]
 
 
 def ball_upper(x: flint.arb) -> Fraction:
-    """The exact upper endpoint of a finite ball, as a Fraction (arb rounds it outward)."""
-    return exact_fraction(x.upper())
+    """The exact upper end of a finite ball, as a Fraction (see :func:`ball_ends`)."""
+    return ball_ends(x)[1]
+
+
+def ball_power(b: flint.arb, n: int) -> flint.arb:
+    """b^n for an integer n, also when the ball b contains 0 (python-flint 0.9's ``arb ** int``
+    returns nan there): even powers of such a ball are [0, max|b|^n], odd powers a product."""
+    import flint
+
+    if n < 0:
+        return flint.arb(1) / ball_power(b, -n)
+    if n == 0:
+        return flint.arb(1)
+    if not b.contains(0):
+        return b ** n
+    if n % 2 == 0:
+        return flint.arb(0).union(b.abs_upper() ** n)
+    out = b
+    for _ in range(n - 1):
+        out = out * b
+    return out
 
 
 def ball(expr: sympy.Expr, prec: int = 53) -> flint.arb:
@@ -218,9 +269,7 @@ def _ball(e: Any) -> Any:
     if isinstance(e, sympy.Pow):
         base, ex = e.args
         if isinstance(ex, sympy.Integer):
-            b = _ball(base)
-            n = int(ex)
-            return b ** n if n >= 0 else arb(1) / (b ** (-n))
+            return ball_power(_ball(base), int(ex))
         return (_ball(ex) * _ball(base).log()).exp()
     if isinstance(e, sympy.exp):
         return _ball(e.args[0]).exp()

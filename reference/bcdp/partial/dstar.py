@@ -61,6 +61,7 @@ from bcdp.core.divergences import (
 )
 from bcdp.core.errors import CertificationError, FloatRefusedError, InvalidInputError
 from bcdp.core.intervals import arb_precision, ball_of
+from bcdp.core.intervals import ball_ends_mpf as ball_ends
 from bcdp.core.numbers import INFINITY, to_fraction
 from bcdp.core.results import Certified
 
@@ -79,20 +80,6 @@ RECHECK_GUARD_BITS = 32
 def recheck_bits(wdps: int) -> int:
     """Working precision (bits) of the arb re-check for a search at ``wdps`` decimal digits."""
     return int(wdps * 3.33) + RECHECK_GUARD_BITS
-
-
-def ball_ends(x: Any) -> tuple[mpmath.mpf, mpmath.mpf]:
-    """The exact ends (mid - rad, mid + rad) of an arb ball as mpf, at any current precision (arb's
-    ``lower()``/``upper()`` round outward to the *current* arb precision, 53 bits outside
-    :func:`~bcdp.core.intervals.arb_precision`); (-inf, inf) when the ball is not finite."""
-    if not x.is_finite():
-        return mpmath.mpf("-inf"), mpmath.mpf("inf")
-
-    def exact(e: Any) -> mpmath.mpf:
-        man, exp = e.man_exp()
-        return mpmath.mp.make_mpf(mpmath.libmp.from_man_exp(int(man), int(exp)))
-    mid, rad = exact(x.mid()), exact(x.rad())
-    return mpmath.fsub(mid, rad, exact=True), mpmath.fadd(mid, rad, exact=True)
 
 
 def _dstar_result(lower: Any, upper: Any, exact: Any, *, value: Any, maximiser: Any, at_limit_one: bool,

@@ -22,8 +22,8 @@ import numpy as np
 
 from bcdp.core.intervals import (
     arb_precision,
+    ball_ends,
     ball_of,
-    exact_fraction,
     float_down,
     float_up,
 )
@@ -59,21 +59,14 @@ def mpf_fraction(x: mpmath.mpf) -> Fraction:
     return -out if x < 0 else out
 
 
-def _ends(enc: Any) -> tuple[Fraction, Fraction]:
-    if not enc.is_finite():
-        raise ArithmeticError("non-finite interval endpoint")
-    mid, rad = exact_fraction(enc.mid()), exact_fraction(enc.rad())
-    return mid - rad, mid + rad
-
-
 def lower_fraction(enc: Any) -> Fraction:
     """The exact lower endpoint mid - rad of an arb ball, as a Fraction (at any arb precision)."""
-    return _ends(enc)[0]
+    return ball_ends(enc)[0]
 
 
 def upper_fraction(enc: Any) -> Fraction:
     """The exact upper endpoint mid + rad of an arb ball, as a Fraction (at any arb precision)."""
-    return _ends(enc)[1]
+    return ball_ends(enc)[1]
 
 
 def fraction_float_down(x: Fraction) -> float:
