@@ -211,7 +211,7 @@ def test_documented_example_file(capsys):
 
 def test_concentrated_product_randomized_response(tmp_path, capsys):
     """--concentrated on two independent RR bits (e^eps = 3): D* of one RR bit is its KL,
-    eps tanh(eps/2) (BS16 / partial DP digest Sec. 1), and D* adds over independent coordinates, so
+    eps tanh(eps/2) (Bun and Steinke 2016), and D* adds over independent coordinates, so
     eps0 = sqrt(2 eps tanh(eps/2)) and rho = 2 eps tanh(eps/2); closed forms in mpmath at 50 digits."""
     import mpmath
     doc = {"n": 1, "datasets": [[[0, 0]], [[0, 1]], [[1, 0]], [[1, 1]]], "outputs": ["00", "01", "10", "11"],

@@ -16,7 +16,7 @@ def run(capsys, *argv):
 @pytest.mark.parametrize("rho,printed", [("2.63", 13.8), ("1.02", 7.85)])
 def test_census_figures(capsys, rho, printed):
     # Partial DP paper (Ghazi et al.), Sec. on the 2020 Census: rho = 2.63 -> eps ~ 13.8 and
-    # rho = 1.02 -> eps ~ 7.85 at delta = 1e-6 (partial_dp.txt, lines ~2394-2414).
+    # rho = 1.02 -> eps ~ 7.85 at delta = 1e-6 (partial DP paper, Sec. 7, the Census 2020 example).
     code, out, _ = run(capsys, "zcdp", "to-dp", "--rho", rho, "--delta", "1e-6", "--json")
     assert code == 0
     res = json.loads(out)

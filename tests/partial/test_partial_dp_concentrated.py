@@ -1,10 +1,10 @@
 """Tests of bcdp.partial.concentrated (Renyi divergences, certified D*, the nabla-CDP accountant).
 
 Every expected value is computed independently of the code under test: closed forms evaluated with
-mpmath at >= 60 digits (binary randomized response: D* = KL = eps tanh(eps/2), partial DP digest
-Sec. 1 / BS16), exact Fraction sums written out here, and a brute-force mpmath lambda grid that gives
+mpmath at >= 60 digits (binary randomized response: D* = KL = eps tanh(eps/2), Bun and Steinke 2016
+[BS16]), exact Fraction sums written out here, and a brute-force mpmath lambda grid that gives
 a rigorous two-sided bracket of D* from the monotonicity of D_lambda:
-max_i D_{l_i}/l_i <= D* <= max(max_i D_{l_{i+1}}/l_i, tail, head) (GKMS Def. 2, L210).
+max_i D_{l_i}/l_i <= D* <= max(max_i D_{l_{i+1}}/l_i, tail, head) (GKMS Sec. 2.1, Def. 2).
 """
 
 from __future__ import annotations
@@ -71,7 +71,7 @@ def brute_bracket(P, Q, n_grid: int = 1500):
 
 @pytest.mark.parametrize("p", [F(3, 4), F(2, 3), F(51, 100), F(99, 100), F(1, 2) + F(1, 2 ** 20)])
 def test_binary_rr_dstar_is_kl_eps_tanh(p):
-    """Digest Sec. 1: binary randomized response has D* = KL = eps tanh(eps/2), eps = log(p/(1-p)),
+    """Binary randomized response has D* = KL = eps tanh(eps/2), eps = log(p/(1-p)),
     the supremum being the limit lambda -> 1+."""
     P, Q = (p, 1 - p), (1 - p, p)
     res = d_star(P, Q)
@@ -247,7 +247,7 @@ def test_nabla_cdp_holds_and_rejects_a_bad_twin():
     assert ok.holds and ok.violation is None and ok.pairs_checked == 12
     bad = nabla_cdp_holds(mech, 1, 2, lambda r, s: eps0 * (1 - mpmath.mpf("1e-15")) * hamming(r, s))
     assert not bad.holds and bad.violation["hamming"] == 1
-    # pure eps-nabla-DP with eps = log 2 per attribute implies eps-nabla-CDP (L295)
+    # pure eps-nabla-DP with eps = log 2 per attribute implies eps-nabla-CDP (Sec. 2.1)
     assert nabla_cdp_holds(mech, 1, 2, lambda r, s: sympy.log(2) * hamming(r, s)).holds
     with pytest.raises(FloatRefusedError):
         nabla_cdp_holds(mech, 1, 2, lambda r, s: 0.5 * hamming(r, s))
@@ -264,7 +264,7 @@ def test_accountant_infinite_and_single_input():
     assert one.upper == 0 and one.witness is None
 
 
-# -- triangle inequalities (L350-L360) and bad twins the checks must reject --------------------------
+# -- triangle inequalities (Sec. 2.2) and bad twins the checks must reject --------------------------
 
 def _mul(a, b):
     return INFINITY if a == INFINITY or b == INFINITY else a * b

@@ -111,7 +111,7 @@ def test_accept_and_reject_are_complementary_and_capped():
                 assert abs(a + r - 1) < mp.mpf(10) ** -48
                 tl = p.tau + (level - 1) * p.mu
                 assert abs(a - laplace_tail(tl - max(f, tl - p.mu), p.lam)) < mp.mpf(10) ** -48
-        # below the cap every count has the floor probability e^{-mu/lambda}/2 (eq. (9), L3877)
+        # below the cap every count has the floor probability e^{-mu/lambda}/2 (eq. (9), App. A.1)
         assert abs(accept_probability(0, 3, p) - mp.exp(-p.mu / p.lam) / 2) < mp.mpf(10) ** -48
 
 
@@ -135,8 +135,8 @@ def _number_of_d4_transcripts() -> int:
 
 
 def test_bruteforce_enumeration_is_a_probability_law_and_matches_both_sup_methods():
-    """Digest 9.7 pair (x = 11 x 0000 + 20 x 1011, x' moves one 0000 to 1000; tau = 10, lambda = 3,
-    mu = 3 ln 160): the digest reports max log-ratio 0.916233 over 113,855 outcomes."""
+    """The E-PDP-Thm15 pair (docs/errata.md; x = 11 x 0000 + 20 x 1011, x' moves one 0000 to 1000; tau = 10, lambda = 3,
+    mu = 3 ln 160): the enumeration of all 113,855 outcomes gives max log-ratio 0.916233."""
     p = hh_params(3, mp.mpf(3) * mp.log(160), 10)
     x = Counter({"0000": 11, "1011": 20})
     xp = Counter({"0000": 10, "1000": 1, "1011": 20})
@@ -323,7 +323,7 @@ def test_thm15_variants_and_lemma28_at_half_eps():
     total_printed, _ = path_sup_all_datasets(4, 200, THM15_PRINTED.stage1, stage2_scale=THM15_PRINTED.b2)
     total_corrected, _ = path_sup_all_datasets(4, 200, cp.stage1, stage2_scale=cp.b2)
     assert total_printed > 1 >= total_corrected
-    # digest 9.7: the concrete pair 11 x 0000 + 189 x 1000 reaches >= 1.583 (stage 1 0.5829 + 2/(2/eps))
+    # E-PDP-Thm15 (docs/errata.md): the concrete pair 11 x 0000 + 189 x 1000 reaches >= 1.583 (stage 1 0.5829 + 2/(2/eps))
     x = Counter({"0000": 11, "1000": 189})
     pair, _ = path_sup_for_pair(x, "0000", "1000", THM15_PRINTED.stage1, 4, stage2_scale=THM15_PRINTED.b2)
     assert pair > mp.mpf("1.5828") and pair <= total_printed
@@ -339,7 +339,7 @@ def test_thm15_stage2_enumeration_matches_path_sum():
 
 def test_thm15_sample_size_figure():
     """Proof A.1.3: n >= (16 mu log2 d + 16 lambda ln(d/(eta nu)))/nu + 100 ln(1/(eta nu))/(nu eps);
-    digest 4.6 reports n >= 17,891 at d = 16, eps = 1, nu = eta = 0.1."""
+    the bound gives n >= 17,891 at d = 16, eps = 1, nu = eta = 0.1."""
     lam = sympy.Integer(3)
     mu = lam * sympy.log(160)
     nu = eta = sympy.Rational(1, 10)
@@ -371,8 +371,8 @@ def test_thm15_corrected_sample_size_and_repaired_failure_bound():
 
 
 def test_e6_rounding_probabilities():
-    """L1410-L1423: P[|Lap(1/eps)| < 1/2] = 1 - e^{-eps/2} (> 99% at eps = 10); with the replace-one
-    scale 2/eps it is 1 - e^{-eps/4} = 0.918 (digest E6)."""
+    """Sec. 5 (the rounding remark): P[|Lap(1/eps)| < 1/2] = 1 - e^{-eps/2} (> 99% at eps = 10); with the replace-one
+    scale 2/eps it is 1 - e^{-eps/4} = 0.918 (E-PDP-E6 in docs/errata.md)."""
     e = sympy.Integer(10)
     assert sympy.simplify(rounding_success_probability(Fraction(1, 10)) - (1 - sympy.exp(-e / 2))) == 0
     assert sympy.simplify(rounding_success_probability(Fraction(2, 10)) - (1 - sympy.exp(-e / 4))) == 0
@@ -408,7 +408,7 @@ def test_thm16_min_n_by_search(d, eps, nu):
 
 
 def test_thm16_printed_step_fails_at_digest_example():
-    """Digest 9.9: eps = 0.1, d = 12, nu n = 0.3 gives 1.086 < 1.207 (d >= 10 e^{1.1 eps} = 11.16)."""
+    """E-PDP-Thm15-utility (docs/errata.md): eps = 0.1, d = 12, nu n = 0.3 gives 1.086 < 1.207 (d >= 10 e^{1.1 eps} = 11.16)."""
     lhs, rhs = thm16_printed_step(12, Fraction(1, 10), Fraction(3, 10))
     assert 12 >= 10 * math.exp(0.11)
     assert abs(float(lhs) - 1.2 * math.exp(-0.1)) < 1e-12 and abs(float(rhs) - 12 ** 0.1 * math.exp(-0.06)) < 1e-12

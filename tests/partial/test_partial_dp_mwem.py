@@ -79,7 +79,7 @@ def test_one_round_update_matches_hand_formula():
 
 
 def test_sequential_updates_equal_joint_update_claim():
-    """The Claim after Lemma 13 (L1069-L1080): l sequential single-query updates with q_{t,i}(A_t)
+    """The Claim after Lemma 13 (Sec. 4.2, proof of Thm 12): l sequential single-query updates with q_{t,i}(A_t)
     fixed at the round's start compose to the joint update of Alg. 1 step 7.  Checked on
     partial_mwem's own rounds: A_{t+1} recomputed from (A_t, selection, measurement) by the
     sequential updates (renormalising after each query, mpmath 50 digits) equals the run's A_{t+1}."""
@@ -235,7 +235,7 @@ def test_thm12_accounting_matches_sympy_composition():
 
 
 def test_accuracy_rhs_formula():
-    """eq. (3) RHS (L894-L936) in sympy, with eps0 != 1 so that its two occurrences are exercised."""
+    """eq. (3) RHS (Sec. 4.2, Thm 12) in sympy, with eps0 != 1 so that its two occurrences are exercised."""
     n, e0, T, ell, size, m = 2000, sympy.Rational(1, 2), 10, 2, 16, 10
     expected = (sympy.sqrt(sympy.Rational(2 * T, n * n) / e0 ** 2 + 4 * sympy.log(size) / (T * ell))
                 + sympy.sqrt(2 * T) * sympy.log(m) / (e0 * n))

@@ -1,4 +1,4 @@
-"""bcdp.partial.projection_mechanism (partial DP paper, Thm 11, L500-L549) against independent
+"""bcdp.partial.projection_mechanism (partial DP paper, Sec. 4.1, Thm 11) against independent
 oracles: an exact Fraction active-set enumeration of the projection, the variational-inequality
 certificate, a sympy derivation of the Gaussian D*, the brute-force diameters of
 bcdp.partial.projection, and a statistical bound with a stated false-failure rate."""
@@ -65,7 +65,7 @@ def _assert_convex_combination(vertices: list, support: tuple, point: tuple) -> 
 @given(case=st.sampled_from([("conjunction", 4, 2), ("parity", 4, 2), ("parity", 5, 3)]),
        seed=st.integers(0, 10 ** 6), scale=st.sampled_from([0.01, 0.3, 1.0, 20.0]))
 def test_proof_facts_a_b_c(case, seed, scale):
-    """Digest Section 3.2 facts (a)-(c) of the Thm 11 proof (L699-L780), tolerance 1e-9."""
+    """Facts (a)-(c) of the proof of Thm 11 (Sec. 4.1), tolerance 1e-9."""
     fam, d, k = case
     rng = np.random.default_rng(seed)
     verts = workload(fam, d, k)[0].astype(np.float64)
@@ -144,7 +144,7 @@ def test_exact_dataset_sensitivity_equals_diameter_over_n(fam, d, k, n):
 def test_printed_delta_variant_is_conservative_for_even_k_parity():
     exact = projection_privacy("parity", 4, 2, 10, 1)
     printed = projection_privacy("parity", 4, 2, 10, 1, delta_variant="printed")
-    assert (exact.delta_sq, printed.delta_sq) == (4, 6)          # digest E5: Delta^2 = 4 < m = 6
+    assert (exact.delta_sq, printed.delta_sq) == (4, 6)          # E-PDP-Thm11 (docs/errata.md): Delta^2 = 4 < m = 6
     assert printed.eps_sq > exact.eps_sq and printed.eps0_sq == exact.eps0_sq
 
 

@@ -163,7 +163,7 @@ def test_mutual_information_closed_forms():
 
 
 def test_prop27_bounds_values():
-    """Prop. 27 (partial DP paper, L2602-L2609): I(X_{i,s_j}; M(X)) <= eps^2 |s_j|^2 / 2 per block and
+    """Prop. 27 (partial DP paper, Sec. 7.1): I(X_{i,s_j}; M(X)) <= eps^2 |s_j|^2 / 2 per block and
     I(X_i; M(X)) <= eps^2 sum_j |s_j|^2 / 2.  With e^eps = 3 and blocks |s_1| = 1, |s_2| = 2:
     per block eps^2 / 2 and eps^2 * 4/2 = 2 eps^2; record eps^2 (1 + 4)/2 = 5 eps^2/2."""
     per, rec = prop27_bounds(Fraction(3), [1, 2])

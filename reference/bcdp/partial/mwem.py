@@ -362,7 +362,7 @@ def lemma13_slack_mp(a_dist: Sequence, x_dist: Sequence, q: Sequence, a, form: s
 
 
 def e3_joint_round_slack(ell: int, dps: int = 60) -> tuple[mpmath.mpf, mpmath.mpf, mpmath.mpf]:
-    """Digest E3 family (mpmath, ``dps`` digits): X = {0,1}^l, q_i(u) = u_i (attribute-disjoint),
+    """The two-point family of E-PDP-Thm12-proof (docs/errata.md) (mpmath, ``dps`` digits): X = {0,1}^l, q_i(u) = u_i (attribute-disjoint),
     A_t = 1/2 delta_{0^l} + 1/2 delta_{1^l}, x = delta_{1^l}, exact answers a_i = q_i(x) = 1.
     Joint update A_{t+1} ∝ A_t exp(1/2 sum_i q_i(u)(a_i - q_i(A_t))).  Returns (drop Psi(A_t) -
     Psi(A_{t+1}), the per-round bound 1/4 sum_i [(q_i(A_t)-q_i(x))^2 - (a_i-q_i(x))^2] = l/16,
