@@ -145,9 +145,8 @@ def test_enclose_reads_every_input_form():
         ball = ball_of(3) / 7
         assert enclose(ball) is ball
     for bad in ("inf", "nan", "abc"):
-        with pytest.raises(InvalidInputError):
-            with arb_precision(CERT_PREC):
-                enclose(bad)
+        with pytest.raises(InvalidInputError), arb_precision(CERT_PREC):
+            enclose(bad)
 
 
 def test_check_delta_is_decided_on_the_ball():

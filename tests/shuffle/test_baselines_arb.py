@@ -21,7 +21,11 @@ import pytest
 from bcdp.checks.thesis.baseline_clones_and_kov import bf_clone_pair, hockey
 from bcdp.core.intervals import arb_precision, ball_of
 from bcdp.shuffle.baseline_common import IV_PREC, exact_ends, outward_by_one_ulp
-from bcdp.shuffle.clones import clone_pair_delta, clones_closed_form, clones_closed_form_cap
+from bcdp.shuffle.clones import (
+    clone_pair_delta,
+    clones_closed_form,
+    clones_closed_form_cap,
+)
 from bcdp.shuffle.composition import advanced_composition, kov_closed_form, kov_delta
 
 DPS = 60

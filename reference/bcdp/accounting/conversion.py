@@ -90,7 +90,14 @@ from bcdp.accounting.inputs import (
     enclose,
 )
 from bcdp.core.errors import InvalidInputError
-from bcdp.core.intervals import arb_precision, ball_lower, ball_of, ball_upper, float_down, float_up
+from bcdp.core.intervals import (
+    arb_precision,
+    ball_lower,
+    ball_of,
+    ball_upper,
+    float_down,
+    float_up,
+)
 from bcdp.core.results import Certified
 
 METHODS = ("mironov", "cks", "asoodeh")
