@@ -5,15 +5,17 @@
    and that delta-form equals exp((alpha-1)(r-eps)) (1/alpha)(1-1/alpha)^{alpha-1} (thesis Lemma 2.1.3).
 2. Soundness on the Gaussian mechanism: for mu = Delta/sigma and delta on a grid, the certified eps of
    each conversion (Mironov Prop. 3, CKS Prop. 12, Asoodeh et al.), optimised over real alpha and
-   re-evaluated with interval arithmetic (bcdp.accounting.conversion), is >= the exact eps(delta) of the
+   re-evaluated with arb ball arithmetic (bcdp.accounting.conversion), is >= the exact eps(delta) of the
    analytic Gaussian curve (Balle & Wang 2018, Thm. 8: delta(eps) = Phi(mu/2 - eps/mu) - e^eps
    Phi(-mu/2 - eps/mu)), computed here by bisection at 50 digits.  Also on T-fold randomized response
    against its exact privacy profile (binomial sum).
 3. Ordering: certified CKS <= the exact Mironov optimum (the Bun-Steinke closed form for the Gaussian,
-   enclosed with interval arithmetic), and certified Asoodeh <= the same.
+   enclosed with arb ball arithmetic), and certified Asoodeh <= the same.
 """
 
 from __future__ import annotations
+
+from fractions import Fraction
 
 import mpmath as mp
 import sympy
@@ -26,6 +28,7 @@ from bcdp.accounting.conversion import (
 )
 from bcdp.claims import ClaimResult
 from bcdp.claims.registry import ClaimSpec
+from bcdp.core.intervals import arb_precision, ball_of
 
 from .._common import verdict
 
@@ -39,7 +42,7 @@ CLAIM = ClaimSpec(
               "log alpha]/(alpha-1) (CKS20 Prop. 12; sympy: exact inverse of the Prop. 12 delta-form, = the "
               "thesis Lemma 2.1.3 delta-form). With Mironov Prop. 3 and the Asoodeh et al. form (as "
               "implemented in OpenDP; the paper itself was not consulted), optimised over real alpha and "
-              "certified with mpmath.iv, all three are >= the exact eps of the analytic Gaussian (Balle-Wang "
+              "certified with arb ball arithmetic, all three are >= the exact eps of the analytic Gaussian (Balle-Wang "
               "Thm. 8; mu in {0.1..5}, delta in {1e-2, 1e-6, 1e-10}) and of T-fold randomized response "
               "(binomial profile): 51 conversions, 0 below exact; CKS <= Mironov and Asoodeh <= Mironov (vs "
               "the Bun-Steinke closed form). Census 2020 (the example of the partial DP paper, "
@@ -110,7 +113,9 @@ def check() -> ClaimResult:
                 curve = gaussian_rdp(1, mu_s)                 # sigma = 1, Delta = mu (exact decimals)
                 got = {m: rdp_to_dp(curve, d_s, m) for m in METHODS}
                 # exact Mironov optimum = Bun-Steinke closed form with rho = mu^2/2 (lower end of its enclosure)
-                bs = zcdp_to_dp(mp.iv.mpf(mu_s) ** 2 / 2, d_s, "bun-steinke")
+                with arb_precision(200):
+                    rho_ball = ball_of(Fraction(mu_s)) ** 2 / 2    # encloses the exact mu^2 / 2
+                bs = zcdp_to_dp(rho_ball, d_s, "bun-steinke")
                 mironov_opt_lower = mp.mpf(bs.enclosure[0])
                 row = {"mu": mu_s, "delta": d_s, "exact_gaussian_eps": mp.nstr(exact, 20)}
                 for m, res in got.items():

@@ -28,6 +28,7 @@ from bcdp.accounting.conversion import (
     zcdp_to_dp,
 )
 from bcdp.core.errors import InvalidInputError
+from bcdp.core.intervals import arb_precision, ball_lower, ball_upper
 from bcdp.core.results import Certified
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -38,6 +39,11 @@ DPS = 50
 def M(x) -> mp.mpf:
     """Exact mpf of a float / decimal string."""
     return mp.mpf(x) if not isinstance(x, str) else mp.mpf(x)
+
+
+def Q(q: Fraction) -> mp.mpf:
+    """A Fraction (e.g. a ball endpoint) as an mpf at the current mpmath precision."""
+    return mp.mpf(q.numerator) / q.denominator
 
 
 # ---------------------------------------------------------------------------------------------
@@ -387,11 +393,10 @@ def test_curves_match_closed_forms():
         with mp.workdps(DPS):
             ref = rr_rdp_ref(0.2, M(a))
         assert abs(rr(a) - float(ref)) <= 1e-12 * float(ref)
-        with mp.workdps(DPS):
-            mp.iv.prec = 200
-            enc = rr.enclosure(a)
+        with mp.workdps(DPS), arb_precision(200):
+            enc = rr.enclosure(a)                  # an arb ball; exact endpoints as Fractions
             tol = mp.mpf(10) ** -45 * ref          # the reference itself has 50 digits
-            assert enc.a - tol <= ref <= enc.b + tol
+            assert Q(ball_lower(enc)) - tol <= ref <= Q(ball_upper(enc)) + tol
     # RR: exact pure-DP limit log 4 for alpha -> infinity; the Steinke/dp_accounting tight eps-DP -> RDP
     # form with eps = log 4 equals it at every order
     with mp.workdps(DPS):
@@ -408,9 +413,9 @@ def test_composition_is_exact_integer_multiple():
     rr = randomized_response_rdp(0.3)
     c = rr.compose(7)
     assert c(3.0) == 7 * rr(3.0)
-    mp.iv.prec = 200
-    e1, e7 = rr.enclosure(3.0), c.enclosure(3.0)
-    assert e7.a <= 7 * e1.b and 7 * e1.a <= e7.b
+    with arb_precision(200):
+        e1, e7 = rr.enclosure(3.0), c.enclosure(3.0)
+    assert ball_lower(e7) <= 7 * ball_upper(e1) and 7 * ball_lower(e1) <= ball_upper(e7)
     both = rc.compose(gaussian_rdp(2.0), rr, rr)
     assert abs(both(4.0) - (gaussian_rdp(2.0)(4.0) + 2 * rr(4.0))) < 1e-14
 

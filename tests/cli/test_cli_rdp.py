@@ -94,3 +94,36 @@ def test_exact_refuses_huge_n_without_allow_slow(capsys):
 def test_to_dp_exact_refuses_huge_n_without_allow_slow(capsys):
     code, _, err = run(capsys, "rdp", "to-dp", "--n", "1000000", "--eps0", "1", "--delta", "1e-8")
     assert code == 2 and "--allow-slow" in err
+
+
+@pytest.mark.parametrize("method", ["cks", "mironov", "asoodeh"])
+@pytest.mark.parametrize("eps0,delta,rounds", [("0.5", "1e-8", 1000), ("1e-20", "1e-6", 10),
+                                               ("0.5", "0.999999999999999", 1)])
+def test_to_dp_encloses_60_digit_conversion_of_the_printed_curve(capsys, method, eps0, delta, rounds):
+    """The certified epsilon lies between the conversion of T r and of T r (1 + 2e-12) at the printed
+    alpha_star (r = the curve value `rdp shuffle` prints; the command encloses it with a 1e-12 relative
+    margin), evaluated here with mpmath at 60 digits from the printed formulas (Mironov 2017 Prop. 3,
+    CKS 2020 Prop. 12, the Asoodeh et al. form of OpenDP), clamped at 0."""
+    if method == "asoodeh" and delta.startswith("0.9"):
+        return  # alpha delta >= 1 at every order >= 2: outside that conversion's range
+    base = ("--n", "1000000", "--eps0", eps0)
+    code, out, _ = run(capsys, "rdp", "to-dp", *base, "--delta", delta, "--rounds", str(rounds),
+                       "--bound", "thm5.3.1", "--method", method, "--json")
+    assert code == 0
+    res = json.loads(out)
+    a = res["alpha_star"]
+    code, out, _ = run(capsys, "rdp", "shuffle", *base, "--alpha", str(a), "--bound", "thm5.3.1", "--json")
+    r = json.loads(out)["curve"][0]["epsilon"]
+
+    def conv(A, R, D):
+        if method == "mironov":
+            return R - mpmath.log(D) / (A - 1)
+        if method == "cks":
+            return R + (-mpmath.log(D) + (A - 1) * mpmath.log((A - 1) / A) - mpmath.log(A)) / (A - 1)
+        return mpmath.log1p(mpmath.expm1((A - 1) * R) / (A * D)) / (A - 1)
+
+    with mpmath.workdps(60):
+        A, D, R = mpmath.mpf(a), mpmath.mpf(delta), rounds * mpmath.mpf(r)
+        lo = max(conv(A, R, D), 0)
+        hi = max(conv(A, R * (1 + 2 * mpmath.mpf(10) ** -12), D), 0)
+        assert lo <= mpmath.mpf(res["epsilon"]) <= hi * (1 + mpmath.mpf(2) ** -50)

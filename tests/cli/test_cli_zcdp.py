@@ -34,3 +34,24 @@ def test_census_figures(capsys, rho, printed):
 def test_bad_input_exit_2(capsys):
     assert run(capsys, "zcdp", "to-dp", "--rho", "-1", "--delta", "1e-6")[0] == 2
     assert run(capsys, "zcdp", "to-dp", "--rho", "1", "--delta", "1.5")[0] == 2
+
+
+@pytest.mark.parametrize("rho,delta", [("2.63", "1e-6"), ("1e-30", "1e-6"), ("0.5", "0.999999999999999")])
+def test_enclosures_contain_60_digit_references(capsys, rho, delta):
+    """Each printed enclosure contains the conversion evaluated here with mpmath at 60 digits: CKS
+    (Canonne-Kamath-Steinke 2020 Prop. 12) at the printed alpha_star with r = rho alpha, and the
+    Bun-Steinke closed form rho + 2 sqrt(rho log(1/delta)); tiny rho and delta = 1 - 1e-15 included."""
+    import mpmath as mp
+
+    code, out, _ = run(capsys, "zcdp", "to-dp", "--rho", rho, "--delta", delta, "--json")
+    assert code == 0
+    res = json.loads(out)
+    with mp.workdps(60):
+        R, D = mp.mpf(rho), mp.mpf(delta)
+        a = mp.mpf(res["details"]["cks"]["alpha_star"])
+        cks = R * a + (-mp.log(D) + (a - 1) * mp.log((a - 1) / a) - mp.log(a)) / (a - 1)
+        bs = R + 2 * mp.sqrt(R * -mp.log(D))
+        for name, ref in (("cks", cks), ("bun-steinke", bs)):
+            lo, hi = res["details"][name]["enclosure"]
+            assert mp.mpf(lo) <= ref <= mp.mpf(hi)
+            assert mp.mpf(res["epsilon"][name]) >= max(ref, 0)

@@ -36,27 +36,28 @@ zCDP (``zcdp_to_dp``):
 
 RDP curves (:class:`RdpCurve`, the Gaussian, randomized-response and zCDP curves, user curves and
 composition) live in :mod:`bcdp.accounting.curves` and are re-exported here; argument checks and the
-interval reading of parameters in :mod:`bcdp.accounting.inputs`.
+reading of parameters as balls in :mod:`bcdp.accounting.inputs`.
 
 How certification works.  The minimisation over alpha is a float search (grid + local refinement;
 see :func:`rdp_to_dp`), and only *chooses* alpha_star: since every conversion is valid at every
 alpha, a non-optimal alpha_star costs tightness, never soundness.  At alpha_star (a float, i.e. an
-exact dyadic rational) the conversion is re-evaluated with ``mpmath.iv`` interval arithmetic
-(outward rounding, :data:`CERT_PREC` bits, :func:`bcdp.core.intervals.iv_precision`) from an
-*enclosure* of r(alpha_star):
+exact dyadic rational) the conversion is re-evaluated in arb ball arithmetic (python-flint, every
+operation proved to enclose the exact result; :data:`CERT_PREC` bits,
+:func:`bcdp.core.intervals.arb_precision`) from an *enclosure* of r(alpha_star), and the exact
+endpoints of the result ball are rounded outward to floats (:func:`bcdp.core.intervals.float_up`):
 
-* built-in curves compute that enclosure with interval arithmetic from their parameters;
-* a user curve may supply ``certified(alpha: mpmath.mpf) -> interval`` (an ``mpmath.iv.mpf``, or an
-  exact int / Fraction / ``mpmath.mpf``) whose upper end is an upper bound on the true RDP at
-  alpha; without it the float ``value(alpha)`` is *treated as an exact upper bound* -- the result
+* built-in curves compute that enclosure with ball arithmetic from their parameters;
+* a user curve may supply ``certified(alpha: mpmath.mpf) -> enclosure`` (an arb ball, an exact
+  int / Fraction / ``mpmath.mpf``, or an ``mpmath.iv`` interval read by its exact endpoints) whose
+  upper end is an upper bound on the true RDP at alpha; without it the float ``value(alpha)`` is *treated as an exact upper bound* -- the result
   then says so (``rdp_certified=False`` and the ``assumption`` text).
 
-All conversions are increasing in r and decreasing in delta, and interval arithmetic encloses the
-formula over the whole input boxes, so the upper end of the result enclosure (rounded up to a float,
+All conversions are increasing in r and decreasing in delta, and ball arithmetic encloses the
+formula over the whole input balls, so the upper end of the result enclosure (rounded up to a float,
 ``upper`` = ``epsilon_certified_upper`` of the :class:`~bcdp.core.results.Certified` result) is a
 guaranteed upper bound on the conversion's eps at alpha_star, hence
 a valid (eps, delta) guarantee.  Parameters (delta, rho, sigma, p, ...) given as floats are read as
-the interval hull of the float's exact binary value and of the decimal number ``repr(x)`` shows (so
+the hull of the float's exact binary value and of the decimal number ``repr(x)`` shows (so
 ``delta=1e-6`` certifies for the decimal 10^-6 as well as for the nearest double); strings and
 Fractions are enclosed exactly; ints are exact.  Validity is enforced everywhere: alpha > 1 and
 finite, delta in (0, 1), rho >= 0 finite, T an integer >= 1, sigma > 0, p in (0, 1); NaN rejected.
@@ -67,7 +68,6 @@ from __future__ import annotations
 import math
 from typing import Any, Callable
 
-import mpmath
 import numpy as np
 
 from bcdp.accounting.curves import (
@@ -90,7 +90,14 @@ from bcdp.accounting.inputs import (
     enclose,
 )
 from bcdp.core.errors import InvalidInputError
-from bcdp.core.intervals import float_down, float_up, iv_precision, lower_end, upper_end
+from bcdp.core.intervals import (
+    arb_precision,
+    ball_lower,
+    ball_of,
+    ball_upper,
+    float_down,
+    float_up,
+)
 from bcdp.core.results import Certified
 
 METHODS = ("mironov", "cks", "asoodeh")
@@ -153,26 +160,34 @@ def _eps_float(a: float, r: float, d: float, method: str) -> float:
 
 
 def _eps_interval(A, R, D, method: str):
-    """Interval enclosure of the (unclamped) conversion; A exact point, R and D intervals."""
-    iv = mpmath.iv
-    one = iv.mpf(1)
+    """Arb ball enclosing the (unclamped) conversion; A an exact ball, R and D balls (the arb
+    precision is set by the caller).  Asoodeh uses expm1 / log1p, which arb encloses correctly for
+    tiny arguments too."""
+    one = ball_of(1)
     if method == "mironov":
-        return R + iv.log(one / D) / (A - 1)
+        return R + (one / D).log() / (A - 1)
     if method == "cks":
-        return R + (iv.log(one / D) + (A - 1) * iv.log(one - one / A) - iv.log(A)) / (A - 1)
+        return R + ((one / D).log() + (A - 1) * (one - one / A).log() - A.log()) / (A - 1)
     if method == "asoodeh":
-        if not upper_end(A * D) < 1:
+        if not A * D < 1:                          # certified: the whole ball is below 1
             return None
         X = (A - 1) * R
-        return iv.log(one + (iv.exp(X) - 1) / (A * D)) / (A - 1)
+        return (X.expm1() / (A * D)).log1p() / (A - 1)
     raise InvalidInputError(f"unknown method {method!r}")
+
+
+def _ends(E) -> tuple[Any, Any]:
+    """Exact endpoints (Fractions) of a finite ball; (-inf, inf) for a non-finite one."""
+    if not E.is_finite():
+        return -math.inf, math.inf
+    return ball_lower(E), ball_upper(E)
 
 
 def _result(upper: float, enclosure: tuple[float, float], method: str, **details: Any) -> Certified:
     """The :class:`~bcdp.core.results.Certified` result of a conversion.
 
     ``upper`` (also the detail ``epsilon_certified_upper``) is the guarantee: a float >= the exact
-    value of the conversion ``method`` at order ``alpha_star`` (interval arithmetic, rounded up;
+    value of the conversion ``method`` at order ``alpha_star`` (arb ball arithmetic, rounded up;
     clamped at 0).  ``lower`` is the outward-rounded lower end of the same enclosure, clamped at 0.
     Details: ``alpha_star``, ``method``, ``delta``, ``epsilon_float`` (the float search value at
     alpha_star, for information only), ``enclosure`` = (lower, upper) floats, rounded outward,
@@ -197,19 +212,15 @@ def certify_at(curve: RdpCurve, alpha: float, delta: Any, method: str = "cks",
     if not isinstance(curve, RdpCurve):
         raise InvalidInputError(f"curve must be an RdpCurve, got {type(curve).__name__}")
     r_float = curve(a)
-    with iv_precision(prec) as iv:
-        A = iv.mpf(a)
+    with arb_precision(prec):
+        A = ball_of(a)
         R = curve.enclosure(a)
         D = enclose(delta, "delta")
-        if method == "asoodeh" and not upper_end(A * D) < 1:
+        if method == "asoodeh" and not A * D < 1:
             raise InvalidInputError(f"asoodeh conversion needs alpha * delta < 1 (alpha={a}, delta={delta})")
-        if mpmath.isinf(upper_end(R)):
-            enc_lo, enc_hi = mpmath.inf, mpmath.inf
-        else:
-            E = _eps_interval(A, R, D, method)
-            enc_lo, enc_hi = lower_end(E), upper_end(E)
-        rdp_up = float_up(upper_end(R))
-    upper = float_up(max(enc_hi, mpmath.mpf(0)))
+        enc_lo, enc_hi = _ends(_eps_interval(A, R, D, method)) if R.is_finite() else (math.inf, math.inf)
+        rdp_up = float_up(ball_upper(R)) if R.is_finite() else math.inf
+    upper = float_up(max(enc_hi, 0))
     return _result(upper, (float_down(enc_lo), float_up(enc_hi)), method, alpha_star=a, delta=delta,
                    epsilon_float=max(0.0, _eps_float(a, r_float, d, method)),
                    rdp_at_alpha_star_upper=rdp_up, rdp_certified=curve.is_certified,
@@ -319,15 +330,15 @@ def rdp_to_dp(curve: RdpCurve, delta: Any, method: str = "cks", orders: Any = "r
 
 def bun_steinke_epsilon(rho: Any, delta: Any, prec: int = CERT_PREC) -> Certified:
     """Bun & Steinke (2016), Prop. 1.3: rho-zCDP => (rho + 2 sqrt(rho log(1/delta)), delta)-DP,
-    certified by interval evaluation of the closed form.  alpha_star = 1 + sqrt(log(1/delta)/rho) is
+    certified by arb ball evaluation of the closed form.  alpha_star = 1 + sqrt(log(1/delta)/rho) is
     the order at which the Mironov conversion of rho alpha attains this value (inf if rho = 0)."""
     r, d = check_rho(rho), check_delta(delta)
-    with iv_precision(prec) as iv:
+    with arb_precision(prec):
         R, D = enclose(rho, "rho"), enclose(delta, "delta")
-        E = R + 2 * iv.sqrt(R * iv.log(iv.mpf(1) / D))
-        lo, hi = lower_end(E), upper_end(E)
+        E = R + 2 * (R * (ball_of(1) / D).log()).sqrt()
+        lo, hi = _ends(E)
     L = -math.log(d)
-    return _result(float_up(max(hi, mpmath.mpf(0))), (float_down(lo), float_up(hi)), "bun-steinke",
+    return _result(float_up(max(hi, 0)), (float_down(lo), float_up(hi)), "bun-steinke",
                    alpha_star=(1 + math.sqrt(L / r)) if r > 0 else math.inf, delta=delta,
                    epsilon_float=r + 2 * math.sqrt(r * L), rdp_at_alpha_star_upper=None,
                    rdp_certified=True, curve=f"zCDP(rho={rho})")

@@ -1,8 +1,9 @@
 """RDP curves alpha -> r(alpha) for the conversions of :mod:`bcdp.accounting.conversion`.
 
 A curve carries a float ``value`` (used by the search over alpha only) and, when it can, a
-``certified`` enclosure at an exact order (an ``mpmath.iv`` interval whose upper end bounds the true
-RDP); without one the float is *treated as an exact upper bound* and every result says so.
+``certified`` enclosure at an exact order (an arb ball, python-flint, whose upper end bounds the true
+RDP; see :mod:`bcdp.core.intervals`); without one the float is *treated as an exact upper bound* and
+every result says so.
 
 Definitions.  M is (alpha, r)-RDP (Mironov 2017, Def. 4) if D_alpha(M(x) || M(x')) <= r for all
 neighbours x, x'.  It is rho-zCDP (Bun & Steinke 2016, Def. 1.1) if it is (alpha, rho alpha)-RDP for
@@ -37,10 +38,11 @@ from bcdp.accounting.inputs import (
     check_rounds,
     enclose,
     float_of,
-    is_interval,
+    is_ball,
+    is_iv_interval,
 )
 from bcdp.core.errors import InvalidInputError
-from bcdp.core.intervals import lower_end, upper_end
+from bcdp.core.intervals import ball_of
 
 #: Text recorded in results when float RDP values are used as if they were exact upper bounds.
 UNCERTIFIED = "float RDP values treated as exact upper bounds (not certified)"
@@ -51,8 +53,9 @@ class RdpCurve:
     """An RDP curve alpha -> r(alpha) (an upper bound on the Renyi divergence of order alpha).
 
     ``value(alpha: float) -> float`` is used by the search only.  ``certified(alpha: mpmath.mpf)``
-    returns an ``mpmath.iv`` enclosure (or exact int/Fraction/mpf) whose upper end bounds the true
-    RDP at the exact order alpha; it is called with the interval precision already set.  If it is
+    returns an arb ball (or exact int/Fraction/mpf/string, or an ``mpmath.iv`` interval, which is
+    read by its exact endpoints) whose upper end bounds the true RDP at the exact order alpha; it is
+    called with the arb precision already set (:func:`bcdp.core.intervals.arb_precision`).  If it is
     None the float value is treated as an exact upper bound (recorded in results).  ``orders`` is set
     when the curve is known only at those orders (array curves).
     """
@@ -87,14 +90,14 @@ class RdpCurve:
         return self.certified is not None
 
     def enclosure(self, alpha: float):
-        """``mpmath.iv`` enclosure of r(alpha) at the exact float alpha (caller sets the precision)."""
+        """Arb ball enclosing r(alpha) at the exact float alpha (the caller sets the arb precision)."""
         a = self._order(alpha)
         if self.certified is None:
-            return mpmath.iv.mpf(self(a))          # ASSUMPTION: the float is an exact upper bound
+            return ball_of(self(a))                # ASSUMPTION: the float is an exact upper bound
         out = as_interval(self.certified(mpmath.mpf(a)))
-        if mpmath.isnan(upper_end(out)) or mpmath.isnan(lower_end(out)):
+        if out.is_nan():
             raise InvalidInputError(f"certified RDP of {self.label} is NaN at alpha={a}")
-        if upper_end(out) < 0:
+        if out < 0:                                # certainly negative: the whole ball is below 0
             raise InvalidInputError(f"certified RDP of {self.label} is negative at alpha={a}")
         return out
 
@@ -104,14 +107,22 @@ class RdpCurve:
         value, cert = self.value, self.certified
         return RdpCurve(
             value=lambda a: T * value(a),
-            certified=None if cert is None else (lambda a: mpmath.iv.mpf(T) * as_interval(cert(a))),
+            certified=None if cert is None else (lambda a: ball_of(T) * as_interval(cert(a))),
             label=f"{T} x [{self.label}]", source=f"{self.source}; composed T={T} times (Mironov 2017 Prop. 1)",
             orders=self.orders, assumption=self.assumption)
 
 
 def as_interval(x: Any):
-    """A certified RDP value as an ``mpmath.iv`` interval (intervals are kept as they are)."""
-    return x if is_interval(x) else enclose(x, "certified RDP value")
+    """A certified RDP value as an arb ball (balls are kept as they are, an ``mpmath.iv`` interval is
+    enclosed by its exact endpoints, exact numbers by :func:`~bcdp.accounting.inputs.enclose`).  An
+    infinite ball (certified RDP = +inf) is kept."""
+    if is_ball(x) and not x.is_finite():
+        return x
+    if is_iv_interval(x) and not all(mpmath.isfinite(mpmath.mp.make_mpf(e)) for e in x._mpi_):
+        import flint
+
+        return flint.arb(0, flint.arb.pos_inf())   # an unbounded interval: no finite upper bound
+    return enclose(x, "certified RDP value")
 
 
 def compose(*curves: RdpCurve) -> RdpCurve:
@@ -129,7 +140,7 @@ def compose(*curves: RdpCurve) -> RdpCurve:
     certified = all(c.certified is not None for c in curves)
 
     def cert(a):
-        out = mpmath.iv.mpf(0)
+        out = ball_of(0)
         for c in curves:
             out = out + as_interval(c.certified(a))
         return out
@@ -151,9 +162,8 @@ def gaussian_rdp(sigma: Any, sensitivity: Any = 1) -> RdpCurve:
     c = d * d / (2 * s * s)
 
     def cert(a):
-        iv = mpmath.iv
         S, D = enclose(sigma, "sigma"), enclose(sensitivity, "sensitivity")
-        return iv.mpf(a) * D * D / (2 * S * S)
+        return ball_of(a) * D * D / (2 * S * S)
 
     return RdpCurve(value=lambda a: a * c, certified=cert, label=f"Gaussian(sigma={sigma}, Delta={sensitivity})",
                     source="Mironov (2017), Prop. 7: alpha Delta^2 / (2 sigma^2)")
@@ -175,12 +185,11 @@ def randomized_response_rdp(p: Any) -> RdpCurve:
         return float(np.logaddexp(a * lp + (1 - a) * lq, a * lq + (1 - a) * lp)) / (a - 1)
 
     def cert(a):
-        iv = mpmath.iv
         P = enclose(p, "p")
         Q = 1 - P
-        A = iv.mpf(a)
-        LP, LQ = iv.log(P), iv.log(Q)
-        return iv.log(iv.exp(A * LP + (1 - A) * LQ) + iv.exp(A * LQ + (1 - A) * LP)) / (A - 1)
+        A = ball_of(a)
+        LP, LQ = P.log(), Q.log()
+        return ((A * LP + (1 - A) * LQ).exp() + (A * LQ + (1 - A) * LP).exp()).log() / (A - 1)
 
     return RdpCurve(value=value, certified=cert, label=f"RR(p={p})",
                     source="Mironov (2017), Table II (randomized response); thesis eq. (A.5)")
@@ -189,7 +198,7 @@ def randomized_response_rdp(p: Any) -> RdpCurve:
 def zcdp_rdp(rho: Any) -> RdpCurve:
     """rho-zCDP as an RDP curve r(alpha) = rho alpha (Bun & Steinke 2016, Def. 1.1)."""
     r = check_rho(rho)
-    return RdpCurve(value=lambda a: r * a, certified=lambda a: enclose(rho, "rho") * mpmath.iv.mpf(a),
+    return RdpCurve(value=lambda a: r * a, certified=lambda a: enclose(rho, "rho") * ball_of(a),
                     label=f"zCDP(rho={rho})", source="Bun & Steinke (2016), Def. 1.1: rho alpha")
 
 
@@ -206,8 +215,8 @@ def rdp_curve_from_callable(value: Callable[[float], float], certified: Callable
 def rdp_curve_from_arrays(orders: Sequence[Any], values: Sequence[Any], certified_values: Sequence[Any] | None = None,
                           label: str = "user arrays", source: str = "user supplied") -> RdpCurve:
     """An RDP curve known at finitely many orders.  ``certified_values`` (optional) are exact or
-    interval upper bounds (str, Fraction, int, mpmath.mpf / iv); without them the float values are
-    treated as exact upper bounds (stated in every result)."""
+    enclosures (str, Fraction, int, mpmath.mpf, arb ball or mpmath.iv interval); without them the
+    float values are treated as exact upper bounds (stated in every result)."""
     orders_f = [check_alpha(a) for a in orders]
     if len(orders_f) == 0:
         raise InvalidInputError("orders is empty")
@@ -229,8 +238,8 @@ def rdp_curve_from_arrays(orders: Sequence[Any], values: Sequence[Any], certifie
             raise InvalidInputError(f"{len(orders_f)} orders but {len(certified_values)} certified values")
         for a, v in zip(orders_f, certified_values):
             if isinstance(v, float):
-                raise InvalidInputError("certified_values must be exact or intervals (str, Fraction, int, "
-                                        "mpmath.mpf or mpmath.iv), not floats")
+                raise InvalidInputError("certified_values must be exact or enclosures (str, Fraction, int, "
+                                        "mpmath.mpf, an arb ball or an mpmath.iv interval), not floats")
             check_real(v, "certified RDP value")
         ctable = dict(zip(orders_f, certified_values))
 

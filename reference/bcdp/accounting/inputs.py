@@ -9,10 +9,13 @@ Two reading policies, each stated where it is used:
   as they are, and infinity is accepted as :data:`bcdp.core.numbers.INFINITY`, ``mpmath.inf`` or the
   string ``"inf"``.  Their float twins (``*_float``) read through
   :func:`bcdp.core.numbers.to_float_input`.
-* **Certified conversions** (:mod:`bcdp.accounting.conversion`) read a parameter as an
-  ``mpmath.iv`` enclosure with :func:`enclose`; a float there is read as the interval hull of its
-  exact binary value and of the decimal ``repr`` shows, so ``delta=1e-6`` certifies for 10^-6 as well
-  as for the nearest double (documented in :mod:`bcdp.accounting.conversion`).
+* **Certified conversions** (:mod:`bcdp.accounting.conversion`) read a parameter as an arb ball
+  (python-flint, the certification backend of :mod:`bcdp.core.intervals`) with :func:`enclose`; a
+  float there is read as the hull of its exact binary value and of the decimal ``repr`` shows, so
+  ``delta=1e-6`` certifies for 10^-6 as well as for the nearest double (documented in
+  :mod:`bcdp.accounting.conversion`).  An ``mpmath.iv`` interval given by a caller is still accepted
+  as an input: its exact endpoints are read and enclosed in a ball (no ``mpmath.iv`` arithmetic is
+  done here).
 
 Only :mod:`bcdp.core` is imported.
 """
@@ -35,7 +38,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
 #: Default working precision (decimal digits) of the high-precision accountants.
 DEFAULT_DPS = 60
-#: Bits of the interval arithmetic used for the certified re-evaluation of conversions.
+#: Bits of the arb balls used for the certified re-evaluation of conversions.
 CERT_PREC = 200
 
 _INF_STRINGS = ("inf", "+inf", "infinity", "oo")
@@ -149,67 +152,99 @@ def float_base_and_orders(base: Any, alphas: Sequence[int] | np.ndarray) -> tupl
     return base, arr
 
 
-# -- certified conversions: validation and interval reading ------------------------------------------
+# -- certified conversions: validation and ball reading ---------------------------------------------
 
-def is_interval(x: Any) -> bool:
-    """True for an ``mpmath.iv`` interval."""
+def is_ball(x: Any) -> bool:
+    """True for an arb ball (``flint.arb``)."""
+    return type(x).__name__ == "arb"
+
+
+def is_iv_interval(x: Any) -> bool:
+    """True for an ``mpmath.iv`` interval (accepted as an input only)."""
     return type(x).__name__ == "ivmpf"
 
 
+def is_interval(x: Any) -> bool:
+    """True for an enclosure object: an arb ball or an ``mpmath.iv`` interval."""
+    return is_ball(x) or is_iv_interval(x)
+
+
 def check_real(x: Any, name: str) -> None:
-    """``x`` is a real number (int, float, Fraction, numeric string, mpf or iv interval), not NaN."""
+    """``x`` is a real number (int, float, Fraction, numeric string, mpf, arb ball or iv interval),
+    not NaN."""
     if isinstance(x, bool) or not isinstance(x, (Real, str, mpmath.mpf)) and not is_interval(x):
         raise InvalidInputError(f"{name} must be a real number, got {type(x).__name__}")
     if isinstance(x, float) and math.isnan(x):
         raise InvalidInputError(f"{name} is NaN")
     if type(x).__module__.startswith("numpy") and isinstance(x, Real) and math.isnan(float(x)):
         raise InvalidInputError(f"{name} is NaN")
+    if is_ball(x) and x.is_nan():
+        raise InvalidInputError(f"{name} is NaN")
+
+
+def hull(lo: Any, hi: Any):
+    """An arb ball containing the closed interval [lo, hi] of two exact numbers (int, Fraction, mpf,
+    float, exact ball), at the current arb precision (arb's union: the radius is rounded up)."""
+    from bcdp.core.intervals import ball_of
+
+    return ball_of(lo).union(ball_of(hi))
+
+
+def ball_of_iv(x: Any, name: str = "value"):
+    """An arb ball containing an ``mpmath.iv`` interval (its exact endpoints, read without rounding)."""
+    lo, hi = (mpmath.mp.make_mpf(end) for end in x._mpi_)
+    if not (mpmath.isfinite(lo) and mpmath.isfinite(hi)):
+        raise InvalidInputError(f"{name} must be finite, got {x}")
+    return hull(lo, hi)
 
 
 def enclose(x: Any, name: str = "value"):
-    """An ``mpmath.iv`` interval containing the exact value(s) the argument denotes.
+    """An arb ball containing the exact value(s) the argument denotes, at the current arb precision
+    (set by the caller with :func:`bcdp.core.intervals.arb_precision`).
 
-    float -> hull(exact binary value, decimal repr); string -> mpmath's outward enclosure of the
-    decimal or ratio it spells; Fraction -> enclosure of p/q; int, mpf -> exact point; an iv
-    interval is returned as is.  Requires the caller to have set the interval precision
-    (:func:`bcdp.core.intervals.iv_precision`).
+    float -> hull(exact binary value, decimal repr); string -> the decimal or ratio it spells (exact
+    rational, enclosed with one outward rounding); Fraction -> enclosure of p/q; int, mpf -> exact
+    point; an arb ball is returned as is; an ``mpmath.iv`` interval -> a ball containing it.
     """
-    from bcdp.core.intervals import lower_end, upper_end
+    from bcdp.core.intervals import ball_of
 
-    iv = mpmath.iv
-    if is_interval(x):
+    if is_ball(x):
+        if not x.is_finite():
+            raise InvalidInputError(f"{name} must be finite, got {x}")
         return x
+    if is_iv_interval(x):
+        return ball_of_iv(x, name)
     check_real(x, name)
     if isinstance(x, Integral):
-        return iv.mpf(int(x))
+        return ball_of(int(x))
     if isinstance(x, Fraction):
-        return iv.mpf(x.numerator) / iv.mpf(x.denominator)
+        return ball_of(x)
     if isinstance(x, mpmath.mpf):
         if not mpmath.isfinite(x):
             raise InvalidInputError(f"{name} must be finite, got {x}")
-        return iv.mpf(x)
+        return ball_of(x)
     if isinstance(x, str):
-        try:
-            out = iv.mpf(x)
-        except (ValueError, TypeError) as exc:
-            raise InvalidInputError(f"{name}: cannot read {x!r} as a number") from exc
-        if not (mpmath.isfinite(out.a) and mpmath.isfinite(out.b)):
+        text = x.strip()
+        if text.lower().lstrip("+-") in ("inf", "infinity", "nan", "oo"):
             raise InvalidInputError(f"{name} must be finite, got {x!r}")
-        return out
+        try:
+            q = Fraction(text)
+        except (ValueError, ZeroDivisionError) as exc:
+            raise InvalidInputError(f"{name}: cannot read {x!r} as a number") from exc
+        return ball_of(q)
     xf = float(x)
     if not math.isfinite(xf):
         raise InvalidInputError(f"{name} must be finite, got {x!r}")
-    exact = iv.mpf(xf)                 # exact: a double has 53 bits <= the working precision
-    dec = iv.mpf(repr(xf))             # enclosure of the decimal the user most likely meant
-    lo = min(lower_end(exact), lower_end(dec))
-    hi = max(upper_end(exact), upper_end(dec))
-    return iv.mpf([lo, hi])
+    exact, dec = Fraction(xf), Fraction(repr(xf))   # exact binary value; the decimal the user most likely meant
+    return ball_of(exact) if exact == dec else hull(exact, dec)
 
 
 def float_of(x: Any, name: str) -> float:
     """A float for the search (parameters only; the certified path uses :func:`enclose`)."""
     check_real(x, name)
-    if is_interval(x):
+    if is_ball(x):
+        return float(x.mid())
+    if is_iv_interval(x):
         return float(mpmath.mpf(x.mid))
     if isinstance(x, str):
         try:
@@ -233,15 +268,15 @@ def check_alpha(alpha: Any) -> float:
 
 def check_delta(delta: Any) -> float:
     """delta in the open interval (0, 1) (NaN, bool rejected); decided on the enclosure too."""
-    from bcdp.core.intervals import iv_precision, lower_end, upper_end
+    from bcdp.core.intervals import arb_precision
 
     check_real(delta, "delta")
     d = float_of(delta, "delta")
     if not (0 < d < 1):
         raise InvalidInputError(f"delta must be in (0, 1), got {delta!r}")
-    with iv_precision(CERT_PREC):
+    with arb_precision(CERT_PREC):
         enc = enclose(delta, "delta")
-        if not (lower_end(enc) > 0 and upper_end(enc) < 1):
+        if not (enc > 0 and enc < 1):                  # certified: the whole ball is inside (0, 1)
             raise InvalidInputError(f"delta must be in (0, 1), got {delta!r}")
     return d
 
@@ -272,8 +307,8 @@ def check_choice(value: str, allowed: Sequence[str], what: str = "method") -> st
 
 
 __all__ = [
-    "CERT_PREC", "DEFAULT_DPS", "check_alpha", "check_choice", "check_delta", "check_rate",
-    "check_rdp_value", "check_real", "check_rho", "check_rounds", "checked_mpf", "enclose",
-    "float_base_and_orders", "float_of", "float_rate", "integer_order", "integer_orders",
-    "is_interval", "log_over", "to_mpf",
+    "CERT_PREC", "DEFAULT_DPS", "ball_of_iv", "check_alpha", "check_choice", "check_delta",
+    "check_rate", "check_rdp_value", "check_real", "check_rho", "check_rounds", "checked_mpf", "enclose",
+    "float_base_and_orders", "float_of", "float_rate", "hull", "integer_order",
+    "integer_orders", "is_ball", "is_interval", "is_iv_interval", "log_over", "to_mpf",
 ]

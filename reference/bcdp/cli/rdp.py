@@ -96,9 +96,9 @@ def _num(x: float) -> float | str:
 def to_dp(n: int, eps0: str, delta: str, rounds: int, bound: str | None, method: str,
           orders: list[int]) -> dict[str, Any]:
     """Compose the curve over T rounds and convert it to (eps, delta), certified."""
-    import mpmath
-
     from bcdp.accounting.conversion import rdp_curve_from_arrays, rdp_to_dp
+    from bcdp.accounting.inputs import CERT_PREC, hull
+    from bcdp.core.intervals import arb_precision
 
     curve = shuffle_curve(n, eps0, [float(a) for a in orders], bound)
     if bound is not None and resolve_bound(bound) in ("thm533_lower", "cor532_lower"):
@@ -107,8 +107,10 @@ def to_dp(n: int, eps0: str, delta: str, rounds: int, bound: str | None, method:
     if not pts:
         raise InvalidInputError("no finite RDP value on the chosen orders")
     # the 50-digit values are enclosed with a relative margin of 1e-12 (they are float roundings of
-    # mpmath values accurate to >= 1e-40; the margin covers the float rounding)
-    cert = [mpmath.iv.mpf([v * (1 - 1e-12), v * (1 + 1e-12)]) for _, v in pts]
+    # mpmath values accurate to >= 1e-40; the margin covers the float rounding): a ball containing
+    # the interval between the two floats v (1 - 1e-12) and v (1 + 1e-12), at their exact values
+    with arb_precision(CERT_PREC):
+        cert = [hull(v * (1 - 1e-12), v * (1 + 1e-12)) for _, v in pts]
     rdp = rdp_curve_from_arrays([a for a, _ in pts], [v for _, v in pts], certified_values=cert)
     res = rdp_to_dp(rdp.compose(rounds) if rounds > 1 else rdp, delta, method, orders=[a for a, _ in pts])
     return {"n": n, "eps0": float(eps0), "delta": float(delta), "rounds": rounds, "method": method,

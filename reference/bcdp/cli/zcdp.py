@@ -18,7 +18,7 @@ from bcdp.core.errors import EXIT_OK
 #: TypeError cover number parsing that has not been converted yet).
 BAD_INPUT: tuple[type[Exception], ...] = (ValueError, TypeError)
 
-CERTIFICATION = ("each epsilon is the upper end of an mpmath.iv interval evaluation (200 bits) of "
+CERTIFICATION = ("each epsilon is the upper end of an arb ball evaluation (python-flint, 200 bits) of "
                  "the conversion at the chosen alpha, rounded up to the next float; rho and delta "
                  "are read exactly from their decimal strings")
 

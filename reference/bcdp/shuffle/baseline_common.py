@@ -4,8 +4,8 @@
 
 Input policy of the baselines.  They are *certified functions of float inputs*: eps0, eps, delta
 are Python floats (or ints) and the result encloses the exact value of the quantity **at the exact
-binary value of those floats** (the FMT21 and KOV15 formulas are evaluated with ``mpmath.iv`` or
-outward-rounded float64 arithmetic from there).  Strings and Fractions are not taken; this is the
+binary value of those floats** (the FMT21 and KOV15 formulas are evaluated in arb ball arithmetic
+-- python-flint, :mod:`bcdp.core.intervals` -- or outward-rounded float64 arithmetic from there).  Strings and Fractions are not taken; this is the
 documented float exception of the shuffle package (the figures of thesis Sec. 5.5 are float
 experiments, and the certified bracket is about the float that is printed).
 
@@ -23,21 +23,53 @@ from numbers import Integral, Real
 from typing import Any
 
 from bcdp.core.errors import InvalidInputError, WrongTypeError
+from bcdp.core.intervals import ball_of, exact_fraction, float_down, float_up
 from bcdp.core.results import Certified
 
-#: Bits of the ``mpmath.iv`` enclosures of constants and closed forms.
+#: Bits of the arb ball enclosures of constants and closed forms (the name is historical: it was
+#: the precision of the former ``mpmath.iv`` enclosures).
 IV_PREC = 160
 
 
-def outward_by_one_ulp(x: Any) -> tuple[float, float]:
-    """(lo, hi) floats around an ``mpmath.iv`` interval: the nearest floats of its ends, each moved
-    one ulp outward.
+def _toward_zero(q: Any) -> float:
+    """An exact rational rounded toward zero to a float (the rounding mpmath's ``float()`` applies to
+    a 160-bit ``mpmath.iv`` endpoint, which the baselines were certified with)."""
+    return float_down(q) if q >= 0 else float_up(q)
 
-    This is deliberately one ulp wider than :func:`bcdp.core.intervals.outward_floats` (which rounds
-    each end directly to the enclosing float): both are valid enclosures, and this one is kept
-    because the published baseline columns of tables/shuffle_* were certified with it (the tighter
-    rounding would move some certified brackets by an ulp and change those golden tables)."""
-    return math.nextafter(float(x.a), -math.inf), math.nextafter(float(x.b), math.inf)
+
+def exact_ends(x: Any) -> tuple[Any, Any]:
+    """The exact ends mid - rad, mid + rad of a finite ball, as Fractions, whatever the current arb
+    precision (:func:`bcdp.core.intervals.ball_lower` / ``ball_upper`` round the ends outward to the
+    precision in force when they are called, 53 bits outside an ``arb_precision`` block)."""
+    mid, rad = exact_fraction(x.mid()), exact_fraction(x.rad())
+    return mid - rad, mid + rad
+
+
+def outward_by_one_ulp(x: Any) -> tuple[float, float]:
+    """(lo, hi) floats around an arb ball: its exact ends rounded toward zero to floats, each then
+    moved one ulp outward ((-inf, inf) for a non-finite ball).
+
+    A valid enclosure: an end rounded toward zero is less than one ulp from it, so one ulp outward
+    is beyond it.  It is often one ulp wider than :func:`bcdp.core.intervals.outward_floats` (which
+    rounds each end directly to the enclosing float); it is kept because the published baseline
+    columns of tables/shuffle_* were certified with it, as ``nextafter(float(end))`` of
+    ``mpmath.iv`` endpoints, whose ``float()`` truncates toward zero (the tighter rounding would move
+    some certified brackets by an ulp and change those golden tables)."""
+    if not x.is_finite():
+        return -math.inf, math.inf
+    lo, hi = exact_ends(x)
+    return math.nextafter(_toward_zero(lo), -math.inf), math.nextafter(_toward_zero(hi), math.inf)
+
+
+def upper_float(x: Any) -> float:
+    """The upper end of a ball rounded toward zero to a float (for messages only; not a bound)."""
+    return _toward_zero(exact_ends(x)[1]) if x.is_finite() else math.inf
+
+
+def zero_to_upper(x: Any) -> Any:
+    """A ball containing [0, upper end of x] (for a ball x whose points that matter are >= 0), at the
+    current arb precision."""
+    return ball_of(0).union(ball_of(exact_ends(x)[1]))
 
 
 def _real(name: str, value: Any) -> float:
@@ -100,4 +132,4 @@ def epsilon_bracket(lower: float, upper: float, delta: float, delta_at_upper: fl
 
 
 __all__ = ["IV_PREC", "check_count", "check_nonneg", "check_prob", "delta_enclosure", "epsilon_bracket",
-           "outward_by_one_ulp"]
+           "exact_ends", "outward_by_one_ulp", "upper_float", "zero_to_upper"]

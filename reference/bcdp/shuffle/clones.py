@@ -27,13 +27,13 @@ Inputs are floats (certified at their exact binary values; :mod:`bcdp.shuffle.ba
 
 Certification
 -------------
-* The closed form is evaluated in ``mpmath.iv`` interval arithmetic
-  (:func:`bcdp.core.intervals.iv_precision`) and the upper end is rounded outward to a float;
-  validity conditions are decided on intervals (an undecidable comparison raises).
+* The closed form is evaluated in arb ball arithmetic (python-flint, :mod:`bcdp.core.intervals`,
+  :data:`~bcdp.shuffle.baseline_common.IV_PREC` bits) and the upper end is rounded outward to a
+  float; validity conditions are decided on balls (an undecidable comparison raises).
 * :func:`clone_pair_delta` uses float64 interval arithmetic with outward rounding (``nextafter`` --
   or, for non-negative operands in the hot loop, the equivalent ``x (1 +/- 2^-52) +/- 2^-1074`` --
   after every IEEE-754 +, -, *, /, each correctly rounded; numpy's default, no flush-to-zero, is
-  assumed), started from ``mpmath.iv`` enclosures of the transcendental constants.  These
+  assumed), started from arb ball enclosures of the transcendental constants.  These
   vectorised numpy helpers (:func:`_up`, :func:`_dn`, :func:`_up_pos`, :func:`_dn_pos`) stay here
   rather than in :mod:`bcdp.core.intervals`: they round whole float64 arrays by one ulp in the hot
   loop over C, which the scalar exact-mpf rounding of the core (``float_up``/``float_down``) would
@@ -59,7 +59,7 @@ from bcdp.core.errors import (
     InvalidInputError,
     ValidityConditionError,
 )
-from bcdp.core.intervals import iv_precision
+from bcdp.core.intervals import arb_precision, ball_of
 from bcdp.core.results import Certified
 from bcdp.shuffle.baseline_common import (
     IV_PREC,
@@ -69,6 +69,7 @@ from bcdp.shuffle.baseline_common import (
     delta_enclosure,
     epsilon_bracket,
     outward_by_one_ulp,
+    upper_float,
 )
 
 _TAIL_REL = 2.0 ** -60  # binomial tail sums stop when the remainder bound is below this fraction
@@ -120,8 +121,8 @@ def clones_closed_form_cap(n: int, delta: float) -> float:
     """
     n = check_count("n", n)
     delta = check_prob("delta", delta)
-    with iv_precision(IV_PREC) as iv:
-        cap = iv.log(iv.mpf(n) / (16 * iv.log(2 / iv.mpf(delta))))
+    with arb_precision(IV_PREC):
+        cap = (ball_of(n) / (16 * (2 / ball_of(delta)).log())).log()
     return outward_by_one_ulp(cap)[0]
 
 
@@ -144,10 +145,10 @@ def clones_closed_form(eps0: float, n: int, delta: float, *, variant: str = "aut
     choice and a valid bound wherever Thm 3.1 is.
 
     Validity: ``eps0 <= log(n / (16 log(2/delta)))`` (the theorem's condition; decided with
-    interval arithmetic).  Outside it, ``outside="raise"`` raises :class:`ValidityConditionError`
+    ball arithmetic).  Outside it, ``outside="raise"`` raises :class:`ValidityConditionError`
     and ``outside="inf"`` returns ``math.inf`` (no guarantee from this theorem).
 
-    Returns a float that is >= the exact value of the chosen expression (interval evaluation,
+    Returns a float that is >= the exact value of the chosen expression (ball evaluation,
     upper end rounded outward).
     """
     eps0 = check_nonneg("eps0", eps0)
@@ -157,26 +158,26 @@ def clones_closed_form(eps0: float, n: int, delta: float, *, variant: str = "aut
         raise InvalidInputError(f"variant must be one of {CLOSED_FORM_VARIANTS}, got {variant!r}")
     if outside not in ("raise", "inf"):
         raise InvalidInputError(f"outside must be 'raise' or 'inf', got {outside!r}")
-    with iv_precision(IV_PREC) as iv:
-        e0 = iv.mpf(eps0)
-        cap = iv.log(iv.mpf(n) / (16 * iv.log(2 / iv.mpf(delta))))
-        valid = e0 <= cap  # True / False / None (undecided)
-        if valid is not True:
-            reason = (f"FMT21 Thm 3.1 needs eps0 <= log(n/(16 log(2/delta))) = {float(cap.b):.6g}"
+    with arb_precision(IV_PREC):
+        e0 = ball_of(eps0)
+        cap = (ball_of(n) / (16 * (2 / ball_of(delta)).log())).log()
+        if not e0 <= cap:  # arb: True only if certain; "refuted" only if e0 > cap is certain
+            refuted = e0 > cap
+            reason = (f"FMT21 Thm 3.1 needs eps0 <= log(n/(16 log(2/delta))) = {upper_float(cap):.6g}"
                       f" for n={n}, delta={delta:g}; got eps0={eps0:g}"
-                      + ("" if valid is False else " (comparison undecidable at this precision)"))
+                      + ("" if refuted else " (comparison undecidable at this precision)"))
             if outside == "inf":
                 return math.inf
             raise ValidityConditionError(reason)
-        E = iv.exp(e0)
-        lg = iv.log(4 / iv.mpf(delta))
-        a = 8 * iv.sqrt(E * lg) / iv.sqrt(iv.mpf(n))
+        E = e0.exp()
+        lg = (4 / ball_of(delta)).log()
+        a = 8 * (E * lg).sqrt() / ball_of(n).sqrt()
         c = 8 * E / n
         if variant == "theorem-3.1":
-            val = iv.log(1 + (E - 1) / (E + 1) * (a + c))
+            val = (1 + (E - 1) / (E + 1) * (a + c)).log()
         else:
-            e1 = iv.log(1 + a + c)
-            val = iv.log(1 + (1 - iv.exp(-e0)) / (1 + iv.exp(-e0 - e1)) * (a + c))
+            e1 = (1 + a + c).log()
+            val = (1 + (1 - (-e0).exp()) / (1 + (-e0 - e1).exp()) * (a + c)).log()
     return outward_by_one_ulp(val)[1]
 
 
@@ -195,15 +196,15 @@ class _CloneGrid:
 
 def _weights_interval(m: int, eps0: float, c_lo: int, c_hi: int) -> tuple[np.ndarray, np.ndarray, float, float]:
     """Float intervals of Bin(m, e^-eps0) pmf on [c_lo, c_hi] and the ratio p/(1-p)."""
-    with iv_precision(IV_PREC) as iv:
-        e0 = iv.mpf(eps0)
-        p = iv.exp(-e0)
-        log1mp = iv.log(1 - p)
+    with arb_precision(IV_PREC):
+        e0 = ball_of(eps0)
+        p = (-e0).exp()
+        log1mp = (1 - p).log()
         rho = p / (1 - p)
         c = c_lo
-        logw = (iv.loggamma(iv.mpf(m + 1)) - iv.loggamma(iv.mpf(c + 1)) - iv.loggamma(iv.mpf(m - c + 1))
+        logw = (ball_of(m + 1).lgamma() - ball_of(c + 1).lgamma() - ball_of(m - c + 1).lgamma()
                 - c * e0 + (m - c) * log1mp)
-        w0 = iv.exp(logw)
+        w0 = logw.exp()
     lo, hi = outward_by_one_ulp(w0)
     lo = max(lo, 0.0)
     r_lo, r_hi = outward_by_one_ulp(rho)
@@ -256,15 +257,15 @@ def _clone_constants(eps: float, eps0: float):
     k1 = alpha - E(1-alpha), k3 = E alpha - (1-alpha), k2 = E - 1, beta = k3/(k1 + k3), where
     alpha = e^eps0/(e^eps0 + 1) and E = e^eps.
     """
-    with iv_precision(IV_PREC) as iv:
-        E = iv.exp(iv.mpf(eps))
-        a = 1 / (1 + iv.exp(-iv.mpf(eps0)))
-        ab = 1 / (1 + iv.exp(iv.mpf(eps0)))
+    with arb_precision(IV_PREC):
+        E = ball_of(eps).exp()
+        a = 1 / (1 + (-ball_of(eps0)).exp())
+        ab = 1 / (1 + ball_of(eps0).exp())
         k1 = a - E * ab
         k3 = E * a - ab
         k2 = E - 1
         beta = k3 / (k1 + k3)
-        if not (k1 > 0):
+        if not (k1 > 0):  # arb: True only if the whole ball is positive
             return None
     return outward_by_one_ulp(k1), outward_by_one_ulp(k2), outward_by_one_ulp(k3), outward_by_one_ulp(beta)
 
@@ -314,9 +315,9 @@ def _clone_delta_interval(eps: float, eps0: float, grid: _CloneGrid) -> tuple[fl
     ninf, pinf = -math.inf, math.inf
 
     def start(c: int, k: int) -> tuple[float, float]:
-        with iv_precision(IV_PREC) as iv:
-            v = iv.exp(iv.loggamma(iv.mpf(c + 1)) - iv.loggamma(iv.mpf(k + 1))
-                       - iv.loggamma(iv.mpf(c - k + 1)) - c * iv.log(iv.mpf(2)))
+        with arb_precision(IV_PREC):
+            v = (ball_of(c + 1).lgamma() - ball_of(k + 1).lgamma()
+                 - ball_of(c - k + 1).lgamma() - c * ball_of(2).log()).exp()
         lo_, hi_ = outward_by_one_ulp(v)
         return max(lo_, 0.0), hi_
 
@@ -330,7 +331,7 @@ def _clone_delta_interval(eps: float, eps0: float, grid: _CloneGrid) -> tuple[fl
             den = 2 * (c + 1 - k)
         elif step == 1:  # b_{c+1}(k+1) = b_c(k) (c+1) / (2 (k+1))
             den = 2 * (k + 1)
-        else:  # (only possible when beta is within rounding of 1) restart from an iv enclosure
+        else:  # (only possible when beta is within rounding of 1) restart from a ball enclosure
             lo, hi = start(c + 1, int(ys[i]) - 1)
             bm_lo[i], bm_hi[i] = lo, hi
             continue

@@ -18,8 +18,8 @@ closed form, advanced composition, and the thesis' composed baseline "clones + K
   across rounds, delta split chosen on a grid.
 
 Inputs are floats (certified at their exact binary values; :mod:`bcdp.shuffle.baseline_common`).
-Closed forms are evaluated in ``mpmath.iv`` interval arithmetic
-(:func:`bcdp.core.intervals.iv_precision`) with outward-rounded float results;
+Closed forms are evaluated in arb ball arithmetic (python-flint, :mod:`bcdp.core.intervals`) with
+outward-rounded float results;
 :func:`kov_optimal_composition` finds the root in mpmath (``mpmath.workprec(200)``) and certifies the
 bracket with :func:`kov_delta`'s enclosures: ``delta(upper) <= delta_target`` and
 ``delta(lower) > delta_target`` are both proved.
@@ -32,7 +32,7 @@ import math
 import mpmath
 
 from bcdp.core.errors import CertificationError, InvalidInputError
-from bcdp.core.intervals import iv_precision
+from bcdp.core.intervals import arb_precision, ball_of
 from bcdp.core.results import Certified
 from bcdp.shuffle.baseline_common import (
     IV_PREC,
@@ -42,6 +42,8 @@ from bcdp.shuffle.baseline_common import (
     delta_enclosure,
     epsilon_bracket,
     outward_by_one_ulp,
+    upper_float,
+    zero_to_upper,
 )
 from bcdp.shuffle.clones import (
     CLOSED_FORM_VARIANTS,
@@ -49,7 +51,7 @@ from bcdp.shuffle.clones import (
     clones_numerical,
 )
 
-_KOV_DELTA = "KOV15 optimal composition: privacy profile of the T-fold (eps, delta)-RR pair, mpmath.iv"
+_KOV_DELTA = "KOV15 optimal composition: privacy profile of the T-fold (eps, delta)-RR pair, arb balls"
 
 
 # -- KOV15 optimal composition ----------------------------------------------------------------------
@@ -63,8 +65,8 @@ def _kov_range(eps: float, T: int, tail_tol: float) -> tuple[int, int]:
     return max(0, int(math.floor(mu - K * sd - 2))), min(T, int(math.ceil(mu + K * sd + K * K + 2)))
 
 
-def _kov_rr_delta_iv(eps: float, T: int, eps_total: float, tail_tol: float):
-    """mpmath.iv enclosure of the hockey-stick of the T-fold eps-RR pair at e^{eps_total}.
+def _kov_rr_delta_ball(eps: float, T: int, eps_total: float, tail_tol: float):
+    """Arb ball enclosure of the hockey-stick of the T-fold eps-RR pair at e^{eps_total}.
 
     P_l = C(T,l) q^l (1-q)^{T-l}, q = 1/(1+e^eps) (l = number of flips), privacy loss
     lambda_l = (T - 2l) eps; delta_RR = sum_{lambda_l > eps'} P_l (1 - e^{eps' - lambda_l}).
@@ -72,43 +74,43 @@ def _kov_rr_delta_iv(eps: float, T: int, eps_total: float, tail_tol: float):
     """
     for _ in range(20):
         l0, l1 = _kov_range(eps, T, tail_tol)
-        with iv_precision(IV_PREC) as iv:
-            e = iv.mpf(eps)
-            q = 1 / (1 + iv.exp(e))
-            P = iv.exp(iv.loggamma(iv.mpf(T + 1)) - iv.loggamma(iv.mpf(l0 + 1))
-                       - iv.loggamma(iv.mpf(T - l0 + 1)) + l0 * iv.log(q) + (T - l0) * iv.log(1 - q))
-            ratio = iv.exp(-e)  # P_{l+1}/P_l = (T-l)/(l+1) e^{-eps}
-            f = iv.exp(iv.mpf(eps_total) - (T - 2 * l0) * e)  # e^{eps' - lambda_l}
-            g2 = iv.exp(2 * e)
-            total = iv.mpf(0)
+        with arb_precision(IV_PREC):
+            e = ball_of(eps)
+            q = 1 / (1 + e.exp())
+            P = (ball_of(T + 1).lgamma() - ball_of(l0 + 1).lgamma()
+                 - ball_of(T - l0 + 1).lgamma() + l0 * q.log() + (T - l0) * (1 - q).log()).exp()
+            ratio = (-e).exp()  # P_{l+1}/P_l = (T-l)/(l+1) e^{-eps}
+            f = (ball_of(eps_total) - (T - 2 * l0) * e).exp()  # e^{eps' - lambda_l}
+            g2 = (2 * e).exp()
+            total = ball_of(0)
             ok = True
-            left = iv.mpf(0)
+            left = ball_of(0)
             if l0 > 0:  # sum_{l < l0} P_l <= P_l0 r/(1-r), r = P_{l0-1}/P_l0 (ratios shrink leftwards)
-                r = iv.mpf(l0) * iv.exp(e) / (T - l0 + 1)
-                ok = r < 1
+                r = ball_of(l0) * e.exp() / (T - l0 + 1)
+                ok = r < 1  # arb comparisons are certified: True only if the whole ball is below 1
                 if ok:
-                    left = iv.mpf([0, (P * r / (1 - r)).b])
+                    left = zero_to_upper(P * r / (1 - r))
             stopped = False  # True once 1 - e^{eps' - lambda_l} <= 0 (and for all larger l)
             P_l = P
             for l in range(l0, l1 + 1):
                 fac = 1 - f
-                if fac.b <= 0:
+                if fac <= 0:  # the whole ball is <= 0
                     stopped = True
                     break
-                if fac.a < 0:
-                    fac = iv.mpf([0, fac.b])
+                if not fac >= 0:  # the ball reaches below 0: the true factor is in [0, upper end]
+                    fac = zero_to_upper(fac)
                 total = total + P * fac
                 P_l = P
                 if l < l1:
                     P = P * (T - l) / (l + 1) * ratio
                     f = f * g2
-            right = iv.mpf(0)
+            right = ball_of(0)
             if not stopped and l1 < T:  # sum_{l > l1} P_l <= P_l1 r/(1-r), r = P_{l1+1}/P_l1
-                r = iv.mpf(T - l1) * ratio / (l1 + 1)
+                r = ball_of(T - l1) * ratio / (l1 + 1)
                 ok = ok and (r < 1)
                 if r < 1:
-                    right = iv.mpf([0, (P_l * r / (1 - r)).b])
-            if ok and left.b <= tail_tol and right.b <= tail_tol:
+                    right = zero_to_upper(P_l * r / (1 - r))
+            if ok and left <= tail_tol and right <= tail_tol:
                 return total + left + right
         tail_tol /= 1e10
     raise CertificationError("could not bound the binomial tails of the RR composition")
@@ -126,18 +128,18 @@ def kov_delta(eps: float, delta: float, T: int, eps_total: float) -> Certified:
     (the hockey-stick of T-fold binary randomized response).  At ``eps' = (T - 2i) eps`` this is
     KOV's ``1 - (1-delta)^T (1 - delta_i)``.  For ``eps_total >= T eps``, ``delta_RR = 0``.
 
-    Certified: ``mpmath.iv`` interval arithmetic, binomial mass outside the summed range bounded by
-    geometric tails.
+    Certified: arb ball arithmetic, binomial mass outside the summed range bounded by geometric
+    tails.
     """
     eps = check_nonneg("eps", eps)
     delta = check_prob("delta", delta, allow_zero=True)
     T = check_count("T", T)
     eps_total = check_nonneg("eps_total", eps_total)
-    with iv_precision(IV_PREC) as iv:
-        beyond = iv.mpf(eps_total) >= T * iv.mpf(eps)  # then delta_RR = 0 exactly
-    rr = 0 if beyond is True else _kov_rr_delta_iv(eps, T, eps_total, 1e-40)
-    with iv_precision(IV_PREC) as iv:
-        tot = 1 - (1 - iv.mpf(delta)) ** T * (1 - rr)
+    with arb_precision(IV_PREC):
+        beyond = ball_of(eps_total) >= T * ball_of(eps)  # then delta_RR = 0 exactly
+    rr = 0 if beyond else _kov_rr_delta_ball(eps, T, eps_total, 1e-40)
+    with arb_precision(IV_PREC):
+        tot = 1 - (1 - ball_of(delta)) ** T * (1 - rr)
     lo, hi = outward_by_one_ulp(tot)
     return delta_enclosure(max(lo, 0.0), min(hi, 1.0), _KOV_DELTA)
 
@@ -194,19 +196,19 @@ def kov_optimal_composition(eps: float, delta: float, T: int, delta_target: floa
     The root is computed in mpmath (200 bits) segment by segment (on each segment between
     consecutive privacy losses the profile is ``A - e^{eps'} B``, solved in closed form), then
     certified: ``delta_T(upper) <= delta_target`` and ``delta_T(lower) > delta_target`` are proved
-    with :func:`kov_delta`'s interval enclosures.
+    with :func:`kov_delta`'s ball enclosures.
     """
     eps = check_nonneg("eps", eps)
     delta = check_prob("delta", delta, allow_zero=True)
     T = check_count("T", T)
     delta_target = check_prob("delta_target", delta_target)
-    method = "KOV15 optimal composition (exact profile of T-fold (eps,delta)-RR), mpmath root + iv certification"
-    with iv_precision(IV_PREC) as iv:
-        floor_delta = 1 - (1 - iv.mpf(delta)) ** T
-        feasible = iv.mpf(delta_target) > floor_delta
-    if feasible is not True:
+    method = "KOV15 optimal composition (exact profile of T-fold (eps,delta)-RR), mpmath root + arb certification"
+    with arb_precision(IV_PREC):
+        floor_delta = 1 - (1 - ball_of(delta)) ** T
+        feasible = ball_of(delta_target) > floor_delta  # certified (arb)
+    if not feasible:
         return epsilon_bracket(math.inf, math.inf, delta_target, math.inf, math.inf, method,
-                              note=f"infeasible: delta_target must exceed 1-(1-delta)^T = {float(floor_delta.b):.6g}")
+                              note=f"infeasible: delta_target must exceed 1-(1-delta)^T = {upper_float(floor_delta):.6g}")
     with mpmath.workprec(200):
         mp = mpmath.mp
         target_rr = 1 - (1 - mp.mpf(delta_target)) / (1 - mp.mpf(delta)) ** T
@@ -243,22 +245,22 @@ def kov_closed_form(eps: float, delta: float, T: int, delta_tilde: float) -> tup
     mechanisms is ``(eps_tot, 1 - (1-delta)^T (1 - delta_tilde))``-DP with
     ``eps_tot = min{T eps, T eps (e^eps-1)/(e^eps+1) + eps sqrt(2T log(e + sqrt(T eps^2)/delta_tilde)),
     T eps (e^eps-1)/(e^eps+1) + eps sqrt(2T log(1/delta_tilde))}``.
-    Evaluated in interval arithmetic; returns outward-rounded upper ends.
+    Evaluated in arb ball arithmetic; returns outward-rounded upper ends.
     """
     eps = check_nonneg("eps", eps)
     delta = check_prob("delta", delta, allow_zero=True)
     T = check_count("T", T)
     if not (0 < delta_tilde <= 1):
         raise InvalidInputError(f"delta_tilde must be in (0, 1], got {delta_tilde!r}")
-    with iv_precision(IV_PREC) as iv:
-        e = iv.mpf(eps)
-        dt = iv.mpf(delta_tilde)
-        E = iv.exp(e)
+    with arb_precision(IV_PREC):
+        e = ball_of(eps)
+        dt = ball_of(delta_tilde)
+        E = e.exp()
         base = T * e * (E - 1) / (E + 1)
         a = T * e
-        b = base + e * iv.sqrt(2 * T * iv.log(iv.e + iv.sqrt(T * e * e) / dt))
-        c = base + e * iv.sqrt(2 * T * iv.log(1 / dt))
-        d_tot = 1 - (1 - iv.mpf(delta)) ** T * (1 - dt)
+        b = base + e * (2 * T * (ball_of(1).exp() + (T * e * e).sqrt() / dt).log()).sqrt()
+        c = base + e * (2 * T * (1 / dt).log()).sqrt()
+        d_tot = 1 - (1 - ball_of(delta)) ** T * (1 - dt)
         ub = min(outward_by_one_ulp(a)[1], outward_by_one_ulp(b)[1], outward_by_one_ulp(c)[1])
     return ub, min(outward_by_one_ulp(d_tot)[1], 1.0)
 
@@ -268,16 +270,16 @@ def advanced_composition(eps: float, delta: float, T: int, delta_prime: float) -
 
     Source: Dwork, Rothblum, Vadhan, FOCS 2010, Thm III.3; Dwork-Roth 2014 Thm 3.20; thesis
     Lemma 2.1.2: ``eps_tot = sqrt(2 T log(1/delta')) eps + T eps (e^eps - 1)``,
-    ``delta_tot = T delta + delta'``.  Evaluated in interval arithmetic; outward-rounded upper ends.
+    ``delta_tot = T delta + delta'``.  Evaluated in arb ball arithmetic; outward-rounded upper ends.
     """
     eps = check_nonneg("eps", eps)
     delta = check_prob("delta", delta, allow_zero=True)
     T = check_count("T", T)
     delta_prime = check_prob("delta_prime", delta_prime)
-    with iv_precision(IV_PREC) as iv:
-        e = iv.mpf(eps)
-        val = iv.sqrt(2 * T * iv.log(1 / iv.mpf(delta_prime))) * e + T * e * (iv.exp(e) - 1)
-        d_tot = T * iv.mpf(delta) + iv.mpf(delta_prime)
+    with arb_precision(IV_PREC):
+        e = ball_of(eps)
+        val = (2 * T * (1 / ball_of(delta_prime)).log()).sqrt() * e + T * e * (e.exp() - 1)
+        d_tot = T * ball_of(delta) + ball_of(delta_prime)
     return outward_by_one_ulp(val)[1], outward_by_one_ulp(d_tot)[1]
 
 
