@@ -397,3 +397,30 @@ def test_checker_on_a_synthetic_tree(tmp_path):
     assert private_imports(modules) == {("bcdp.core.c", "bcdp.shuffle.x:_private"),
                                         ("bcdp.shuffle.z", "bcdp.core.a:_f"), ("bcdp.shuffle.z", "bcdp.core.b:_g")}
     assert oversize(modules, tmp_path) == {"reference/bcdp/shuffle/x.py"}
+
+
+def _mpmath_iv_uses(source: str) -> list[int]:
+    """Lines doing ``mpmath.iv`` arithmetic: the attribute ``mpmath.iv`` (or ``mp.iv``), or
+    ``from mpmath import iv``."""
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Attribute) and node.attr == "iv" and isinstance(node.value, ast.Name) \
+                and node.value.id in ("mpmath", "mp"):
+            lines.append(node.lineno)
+        if isinstance(node, ast.ImportFrom) and node.module == "mpmath" and any(a.name == "iv" for a in node.names):
+            lines.append(node.lineno)
+    return lines
+
+
+def test_one_certification_backend():
+    """Rule 9: certified arithmetic goes through bcdp.core.intervals (arb balls); no module of the
+    package or the checks does mpmath.iv arithmetic (its exp/log1p/expm1 can exclude the truth)."""
+    offenders = []
+    for top in ("reference/bcdp", "proofs_checks"):
+        for path in sorted((REPO / top).rglob("*.py")):
+            if path.is_symlink() or (REPO / top / "checks") in path.parents:
+                continue
+            offenders += [f"{path.relative_to(REPO)}:{n}" for n in _mpmath_iv_uses(path.read_text())]
+    assert offenders == []
+    assert _mpmath_iv_uses("import mpmath\nx = mpmath.iv.mpf(1)\n") == [2]
+    assert _mpmath_iv_uses("from mpmath import iv\n") == [1]

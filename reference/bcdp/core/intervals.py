@@ -7,8 +7,7 @@ proved to enclose the exact result).  It was measured against ``mpmath.iv`` on t
 workloads (``benchmarks/bench_intervals.py``): arb is 10-45x faster, and mpmath 1.3's ``iv.exp``,
 ``iv.log1p`` and ``iv.expm1`` return enclosures that *exclude* the true value for tiny arguments
 (e.g. ``iv.exp(-2**-53)`` at 53 bits is the single point 1 - 2^-53; mpmath issue #1181), which no
-certified result may rest on.  The ``mpmath.iv`` helpers below (:func:`iv_precision`,
-:func:`lower_end`, :func:`upper_end`, :func:`interval`) remain only for modules not yet migrated.
+certified result may rest on; no module of bcdp does ``mpmath.iv`` arithmetic (a test enforces it).
 
 * :func:`arb_precision` -- the working precision (bits) of arb for a block, restored after;
 * :func:`ball_of` -- an exact number (int, Fraction, float, mpf, sympy Rational) as a ball (exact
@@ -43,27 +42,6 @@ if TYPE_CHECKING:  # pragma: no cover
     import sympy
 
 PRECISIONS = (53, 120, 250, 500, 1000)
-
-
-@contextmanager
-def iv_precision(bits: int) -> Iterator[Any]:
-    """Set ``mpmath.iv.prec`` to ``bits`` for the block and restore it; yields ``mpmath.iv``."""
-    saved = mpmath.iv.prec
-    mpmath.iv.prec = bits
-    try:
-        yield mpmath.iv
-    finally:
-        mpmath.iv.prec = saved
-
-
-def lower_end(x: Any) -> mpmath.mpf:
-    """The exact lower endpoint of an ``mpmath.iv`` interval, as an mpf (no rounding)."""
-    return mpmath.mp.make_mpf(x._mpi_[0])
-
-
-def upper_end(x: Any) -> mpmath.mpf:
-    """The exact upper endpoint of an ``mpmath.iv`` interval, as an mpf (no rounding)."""
-    return mpmath.mp.make_mpf(x._mpi_[1])
 
 
 def exact_fraction(x: Any) -> Fraction:
@@ -126,12 +104,11 @@ def float_down(x: Any) -> float:
 
 
 def outward_floats(x: Any) -> tuple[float, float]:
-    """(lo, hi) floats with lo <= every point of x <= hi, for an arb ball or an ``mpmath.iv`` interval."""
-    if type(x).__name__ == "arb":
-        if not x.is_finite():
-            return -math.inf, math.inf
-        return float_down(ball_lower(x)), float_up(ball_upper(x))
-    return float_down(lower_end(x)), float_up(upper_end(x))
+    """(lo, hi) floats with lo <= every point of the arb ball x <= hi ((-inf, inf) if not finite)."""
+    if not x.is_finite():
+        return -math.inf, math.inf
+    lo, hi = ball_ends(x)
+    return float_down(lo), float_up(hi)
 
 
 # -- arb (the backend) --------------------------------------------------------------------------------
@@ -281,57 +258,6 @@ def _ball(e: Any) -> Any:
         for v in vals[1:]:
             out = out.min(v) if isinstance(e, sympy.Min) else out.max(v)
         return out
-    raise TypeError(f"cannot evaluate {e} ({type(e).__name__}) with interval arithmetic")
-
-
-# -- mpmath.iv (legacy, for modules not yet migrated) ------------------------------------------------
-
-def interval(expr: sympy.Expr, prec: int = 53):
-    """An mpmath.iv interval enclosing the exact value of ``expr`` (at ``prec`` bits)."""
-    import sympy
-
-    with iv_precision(prec) as iv:
-        return _iv(sympy.sympify(expr), iv)
-
-
-def _iv(e: sympy.Expr, iv):
-    import sympy
-
-    if e is sympy.oo:
-        return iv.mpf([mpmath.inf, mpmath.inf])
-    if e is sympy.S.NegativeInfinity:
-        return iv.mpf([-mpmath.inf, -mpmath.inf])
-    if isinstance(e, sympy.Rational):
-        return iv.mpf(int(e.p)) / iv.mpf(int(e.q))
-    if e is sympy.E:
-        return iv.exp(iv.mpf(1))
-    if isinstance(e, sympy.Add):
-        out = iv.mpf(0)
-        for a in e.args:
-            out = out + _iv(a, iv)
-        return out
-    if isinstance(e, sympy.Mul):
-        out = iv.mpf(1)
-        for a in e.args:
-            out = out * _iv(a, iv)
-        return out
-    if isinstance(e, sympy.Pow):
-        base, ex = e.args
-        if isinstance(ex, sympy.Integer):
-            b = _iv(base, iv)
-            n = int(ex)
-            return b ** n if n >= 0 else iv.mpf(1) / (b ** (-n))
-        return iv.exp(_iv(ex, iv) * iv.log(_iv(base, iv)))
-    if isinstance(e, sympy.exp):
-        return iv.exp(_iv(e.args[0], iv))
-    if isinstance(e, sympy.log):
-        return iv.log(_iv(e.args[0], iv))
-    if isinstance(e, (sympy.Min, sympy.Max)):
-        vals = [_iv(a, iv) for a in e.args]
-        lo = [v.a for v in vals]
-        hi = [v.b for v in vals]
-        pick = min if isinstance(e, sympy.Min) else max
-        return iv.mpf([pick(lo), pick(hi)])
     raise TypeError(f"cannot evaluate {e} ({type(e).__name__}) with interval arithmetic")
 
 
