@@ -158,7 +158,6 @@ def test_ratio_to_float_log_is_one_ulp_accurate_and_refuses_non_positive():
     import math
 
     import mpmath
-
     from bcdp.core.numbers import INFINITY, log_of_ratio, ratio_to_float_log
 
     cases = [Fraction(3), Fraction(1, 7), 1 + Fraction(1, 10 ** 30), 1 - Fraction(1, 10 ** 25),
