@@ -158,3 +158,35 @@ def test_max_column_ratio_value_and_documented_witness_rule():
         assert ratio == max(ratios + [F(1)])
         if w is not None and ratio != INFINITY:
             assert kern[w["numerator"]][w["output"]] / kern[w["denominator"]][w["output"]] == ratio
+
+
+# -- edges found by mutation testing (benchmarks/mutate_core.py) ------------------------------------
+
+def test_common_zero_outputs_contribute_nothing():
+    """Outputs with P(y) = Q(y) = 0 are skipped (0/0 is not an infinite ratio), in every form."""
+    P, Q = (F(1, 3), F(2, 3), F(0)), (F(1, 2), F(1, 2), F(0))
+    # by hand: K_2 = (1/3)^2/(1/2) + (2/3)^2/(1/2) = 10/9; K_3 = (1/27 + 8/27) * 4 = 4/3
+    assert renyi_moment_exact(P, Q, 2) == F(10, 9) and renyi_moment_exact(P, Q, 3) == F(4, 3)
+    assert d_infinity(P, Q).ratio == F(4, 3)
+    same = (F(1, 2), F(1, 2), F(0))
+    assert d_infinity(same, same).ratio == 1 and renyi_moment_exact(same, same, 4) == 1
+    with mpmath.workdps(70):
+        assert abs(renyi_divergence(P, Q, "inf") - mpmath.log(mpmath.mpf(4) / 3)) <= mpmath.mpf(10) ** -45
+        assert renyi_divergence(same, same, "inf") == 0
+
+
+def test_d_infinity_witness_is_the_first_output_attaining_the_max():
+    P, Q = (F(1, 2), F(1, 4), F(1, 4)), (F(1, 4), F(1, 8), F(5, 8))     # ratios 2, 2, 2/5
+    assert d_infinity(P, Q).ratio == 2 and d_infinity(P, Q).witness == {"output": 0}
+    P2, Q2 = (F(1, 8), F(1, 2), F(3, 8)), (F(1, 2), F(1, 4), F(1, 4))   # ratios 1/4, 2, 3/2
+    assert d_infinity(P2, Q2).witness == {"output": 1}
+    # brute force on random pairs with ties: the witness is the smallest index of a maximal ratio
+    for _ in range(60):
+        k = RNG.randint(2, 5)
+        q = random_pmf(k)
+        w = [RNG.choice((1, 2)) * q[i] for i in range(k)]           # ratios in {c, 2c}: many ties
+        s = sum(w)
+        p = tuple(x / s for x in w)
+        ratios = [p[i] / q[i] for i in range(k)]
+        assert d_infinity(p, q).ratio == max(ratios)
+        assert d_infinity(p, q).witness == {"output": ratios.index(max(ratios))}

@@ -227,3 +227,82 @@ def test_ball_power_of_a_ball_containing_zero():
         lo, hi = ball_ends(ball_power(flint.arb(3), -2))
         assert lo <= Fraction(1, 9) <= hi
     assert compare(sympy.Rational(-1, 2) ** 2, sympy.Rational(1, 4)) == 0
+
+
+# -- edges found by mutation testing (benchmarks/mutate_core.py) ------------------------------------
+
+def test_directed_rounding_of_exact_floats_is_the_identity():
+    """A value that is already a float rounds to itself both ways (as float, Fraction and mpf)."""
+    rng = random.Random(7)
+    values = [0.5, -0.75, 1.0, 3.0, 2.0 ** 60, 5e-324, -5e-324, sys.float_info.max, -sys.float_info.max,
+              2.0 ** -1022, 0.1]
+    values += [rng.uniform(-1, 1) * 2.0 ** rng.randint(-1070, 1020) for _ in range(300)]
+    with mpmath.workprec(60):
+        for f in values:
+            for v in (f, Fraction(f), mpmath.mpf(f)):
+                assert float_up(v) == f and float_down(v) == f, (f, type(v))
+
+
+def test_enclosure_of_a_ball_is_outward():
+    """enclosure() (arb ball -> floats) must contain a 100-digit reference: each of these values is
+    irrational, so round-to-nearest ends would exclude it on one side."""
+    from bcdp.core.intervals import enclosure
+
+    with mpmath.workdps(100):
+        refs = {sympy.log(3): mpmath.log(3), sympy.exp(sympy.Rational(1, 7)): mpmath.exp(mpmath.mpf(1) / 7),
+                sympy.log(2) / 3 - sympy.Rational(1, 5): mpmath.log(2) / 3 - mpmath.mpf(1) / 5,
+                sympy.E: mpmath.e, -sympy.log(10): -mpmath.log(10)}
+        for expr, ref in refs.items():
+            for prec in (53, 120):
+                lo, hi = enclosure(expr, prec)
+                assert mpmath.mpf(lo) <= ref <= mpmath.mpf(hi), (expr, prec)
+                assert math.nextafter(lo, math.inf) >= hi or prec == 53   # tight at 120 bits
+
+
+def test_unevaluated_min_and_max_are_evaluated_as_min_and_max():
+    # sympy collapses Min(log 2, 7/10) to log 2 by itself; evaluate=False reaches the interval code
+    with mpmath.workdps(60):
+        # values: log 2 = 0.693..., 7/10, log(3/2) = 0.405...
+        for cls, ref in ((sympy.Min, mpmath.log(mpmath.mpf(3) / 2)), (sympy.Max, mpmath.mpf(7) / 10)):
+            expr = cls(sympy.log(2), sympy.Rational(7, 10), sympy.log(sympy.Rational(3, 2)), evaluate=False)
+            b = ball(expr, 120)
+            lo, hi = ball_lower(b), ball_upper(b)
+            assert mpmath.mpf(lo.numerator) / lo.denominator <= ref <= mpmath.mpf(hi.numerator) / hi.denominator
+
+
+def test_ball_power_zero_exponent_is_one():
+    from bcdp.core.intervals import ball_ends, ball_power
+
+    with arb_precision(53):
+        for b in (ball_of(Fraction(1, 3)), ball_of(Fraction(-1, 4)).union(ball_of(Fraction(1, 2))), ball_of(0)):
+            assert ball_ends(ball_power(b, 0)) == (1, 1)
+
+
+def test_compare_of_a_tie_whose_enclosure_is_exactly_zero():
+    """2 * (1/2) kept unevaluated: the difference with 1 is not structurally 0 but its enclosure is
+    the exact point 0, which is neither > 0 nor < 0: the answer must be the proven tie 0."""
+    two_halves = sympy.Mul(2, sympy.Rational(1, 2), evaluate=False)
+    assert compare(two_halves, 1) == 0 and compare(1, two_halves) == 0
+    assert compare(sympy.exp(0, evaluate=False), 1) == 0 and compare(1, sympy.exp(0, evaluate=False)) == 0
+
+
+def test_leq_is_certified_less_or_equal():
+    from bcdp.core.intervals import leq
+
+    assert leq(2 * sympy.log(2), sympy.log(4))                              # a tie: <= holds
+    assert leq(sympy.Rational(1, 3), sympy.Rational(1, 2)) and not leq(sympy.Rational(1, 2), sympy.Rational(1, 3))
+    assert leq(sympy.log(3), sympy.Rational(11, 10)) and not leq(sympy.Rational(11, 10), sympy.log(3))
+
+
+def test_certainly_gt_is_strict_and_is_infinite_reads_the_lower_end():
+    one = Certified(Fraction(1), Fraction(1))
+    assert not certainly_gt(one, one) and not certainly_gt(1, 1)
+    assert not certainly_gt(Certified(1, 2), Certified(0, 1))               # touching enclosures
+    assert certainly_gt(Certified(2, 3), Certified(0, 1)) and decide_le(one, Certified(0, Fraction(1, 2))) is False
+    assert not Certified(0, math.inf).is_infinite                           # unbounded above, not infinite
+    assert Certified(0, math.inf).width == math.inf
+
+
+def test_jsonable_mpmath_infinities():
+    out = jsonable({"p": mpmath.inf, "m": -mpmath.inf, "x": [mpmath.mpf(1) / 4]})
+    assert json.loads(json.dumps(out, allow_nan=False)) == {"p": "inf", "m": "-inf", "x": ["0.25"]}

@@ -125,3 +125,51 @@ def test_no_other_exception_classes_in_the_library():
                         any(b.endswith("Error") for b in bases):
                     offenders.append(f"{path.relative_to(root)}:{node.name}")
     assert offenders == []
+
+
+# -- edges found by mutation testing (benchmarks/mutate_core.py) ------------------------------------
+
+def _repunit(n: int) -> int:
+    """11...1 with n ones, computed arithmetically (no int(str) of a huge string)."""
+    return (10 ** n - 1) // 9
+
+
+def test_caps_are_inclusive_at_exactly_the_cap():
+    # a string of exactly MAX_DIGITS characters, and a decimal of exactly MAX_DIGITS digits, are read
+    text = "0." + "1" * (MAX_DIGITS - 2)
+    assert len(text) == MAX_DIGITS
+    assert to_fraction(text) == Fraction(_repunit(MAX_DIGITS - 2), 10 ** (MAX_DIGITS - 2))
+    assert to_fraction(" " + text + " ") == Fraction(_repunit(MAX_DIGITS - 2), 10 ** (MAX_DIGITS - 2))
+    assert to_fraction(Decimal("1" * MAX_DIGITS)) == Fraction(_repunit(MAX_DIGITS))
+    # one character / one digit more is refused
+    with pytest.raises(InvalidInputError, match="longer than"):
+        to_fraction("0." + "1" * (MAX_DIGITS - 1))
+    with pytest.raises(InvalidInputError, match="more than"):
+        to_fraction(Decimal("1" * (MAX_DIGITS + 1)))
+
+
+@pytest.mark.parametrize("value", [2.0, -0.0, 1e300])
+def test_integral_floats_are_refused_too(value):
+    with pytest.raises(FloatRefusedError):
+        to_fraction(value)
+
+
+def test_ratio_to_float_log_is_one_ulp_accurate_and_refuses_non_positive():
+    import math
+
+    import mpmath
+    from bcdp.core.numbers import INFINITY, log_of_ratio, ratio_to_float_log
+
+    cases = [Fraction(3), Fraction(1, 7), 1 + Fraction(1, 10 ** 30), 1 - Fraction(1, 10 ** 25),
+             Fraction(10 ** 40 + 1, 10 ** 40), Fraction(2 ** 80 + 3, 2 ** 80 - 5), Fraction(10 ** 200, 3)]
+    for r in cases:
+        with mpmath.workdps(80):
+            ref = mpmath.log(mpmath.mpf(r.numerator) / r.denominator)
+            got = ratio_to_float_log(r)
+            assert abs(mpmath.mpf(got) - ref) <= math.ulp(float(ref)), r
+            # the exact sympy form is the log of the same ratio, not of its inverse
+            assert abs(mpmath.mpf(str(sympy.N(log_of_ratio(r), 70))) - ref) <= mpmath.mpf(10) ** -60 * (1 + abs(ref))
+    assert ratio_to_float_log(INFINITY) == math.inf and log_of_ratio(INFINITY) == sympy.oo
+    for bad in (Fraction(0), Fraction(-1, 2)):
+        with pytest.raises(InvalidInputError, match="non-positive"):
+            ratio_to_float_log(bad)
