@@ -112,8 +112,11 @@ def test_audit_rejects_bad_files_with_exit_2(tmp_path, capsys, mutate, message):
     f.write_text(json.dumps(doc))
     code, out, err = run(capsys, "audit", str(f), "--json")
     assert code == 2
-    assert out == ""
     assert re.search(message, err), err
+    # under --json the error is also a JSON object on stdout, with the same message
+    payload = json.loads(out)
+    assert payload["exit_code"] == 2 and payload["error"]["type"] == "InputFileError"
+    assert re.search(message, payload["error"]["message"])
 
 
 def test_audit_rejects_invalid_json(tmp_path, capsys):

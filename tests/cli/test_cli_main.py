@@ -32,14 +32,18 @@ def test_version(capsys):
     assert exc.value.code == 0 and capsys.readouterr().out.strip() == f"bcdp {bcdp.__version__}"
 
 
-def test_bcdp_error_is_exit_2_one_line_and_empty_stdout_under_json(capsys, monkeypatch):
+def test_bcdp_error_is_exit_2_one_line_and_a_json_error_under_json(capsys, monkeypatch):
     def boom(args):
         raise ValidityConditionError("rho outside the range of\nProp. 1.3")
 
     monkeypatch.setattr(COMMANDS["zcdp"], "run", boom)
     code, out, err = run(capsys, "zcdp", "to-dp", "--rho", "1", "--delta", "1e-6", "--json")
-    assert (code, out) == (2, "")
+    assert code == 2
     assert err == "bcdp zcdp to-dp: rho outside the range of Prop. 1.3\n"
+    assert json.loads(out) == {"error": {"type": "ValidityConditionError",
+                                         "message": "rho outside the range of Prop. 1.3"}, "exit_code": 2}
+    code, out, err = run(capsys, "zcdp", "to-dp", "--rho", "1", "--delta", "1e-6")
+    assert (code, out) == (2, "")
 
 
 def test_unexpected_exception_is_exit_3_with_json_error(capsys, monkeypatch):
@@ -49,8 +53,10 @@ def test_unexpected_exception_is_exit_3_with_json_error(capsys, monkeypatch):
     monkeypatch.setattr(COMMANDS["audit"], "run", boom)
     code, out, err = run(capsys, "audit", "x.json", "--json")
     assert code == 3
-    assert err == "bcdp audit: internal error (KeyError): 'oops'\n"
-    assert json.loads(out) == {"error": "internal error (KeyError): 'oops'", "exit_code": 3}
+    assert err.startswith("bcdp audit: internal error (KeyError): 'oops' (a bug in bcdp: please report it")
+    assert err.count("\n") == 1
+    assert json.loads(out) == {"error": {"type": "KeyError", "message": "internal error (KeyError): 'oops'"},
+                               "exit_code": 3}
     code, out, err = run(capsys, "audit", "x.json")
     assert code == 3 and out == "" and err.count("\n") == 1
 

@@ -8,12 +8,15 @@ imports its heavy dependencies (sympy, scipy, mpmath, matplotlib) inside ``run``
 Exceptions are mapped to exit codes here, once (:func:`bcdp.core.errors.exit_code`):
 
 * a :class:`bcdp.core.errors.BcdpError` (bad input) -> its exit code (2), with the one-line message
-  ``bcdp <command>: <message>`` on stderr and nothing on stdout;
+  ``bcdp <command>: <message>`` on stderr;
 * a builtin exception listed in the module's ``BAD_INPUT`` tuple (library input checks that still
   raise ``ValueError`` / ``TypeError``) -> 2 likewise;
-* anything else (a bug) -> 3, with ``bcdp <command>: internal error (<type>): <message>`` on stderr
-  and, under ``--json``, the JSON object ``{"error": ..., "exit_code": 3}`` on stdout.  Set the
-  environment variable ``BCDP_TRACEBACK=1`` to get the traceback as well.
+* anything else (a bug) -> 3, with ``bcdp <command>: internal error (<type>): <message> (...please
+  report it...)`` on stderr.  Set the environment variable ``BCDP_TRACEBACK=1`` to get the traceback.
+* a command line that does not parse -> 2, one line ``bcdp: <message> (see bcdp --help)``.
+
+Under ``--json`` every error is also a JSON object on stdout:
+``{"error": {"type": "<exception class>", "message": "<message>"}, "exit_code": <code>}``.
 
 A command returns 0 on success and 1 when a check or comparison it decides fails.
 """
@@ -57,9 +60,30 @@ Commands:
 """
 
 
+#: set by :func:`main` when the command line asks for JSON, so that parse errors are JSON too
+_JSON_REQUESTED = False
+
+REPORT_HINT = "a bug in bcdp: please report it with the command line (BCDP_TRACEBACK=1 shows the traceback)"
+
+
+def _print_json_error(kind: str, message: str, code: int) -> None:
+    print(json.dumps({"error": {"type": kind, "message": message}, "exit_code": code}, allow_nan=False))
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors (exit 2) and the JSON error object under ``--json``."""
+
+    def error(self, message: str):  # type: ignore[override]
+        text = f"{_one_line(message)} (see {self.prog} --help)"
+        print(f"{self.prog}: {text}", file=sys.stderr)
+        if _JSON_REQUESTED:
+            _print_json_error("UsageError", text, 2)
+        sys.exit(2)
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="bcdp", description=DESCRIPTION,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = _Parser(prog="bcdp", description=DESCRIPTION,
+                     formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--version", action="version", version=f"bcdp {__version__}")
     sub = parser.add_subparsers(dest="command", required=True)
     for module in COMMANDS.values():
@@ -87,21 +111,27 @@ def report_error(args: argparse.Namespace, exc: Exception) -> int:
     code = exit_code(exc)
     name = command_name(args)
     if isinstance(exc, BcdpError):
-        print(f"{name}: {_one_line(str(exc))}", file=sys.stderr)
-        return code
-    message = f"internal error ({type(exc).__name__}): {_one_line(str(exc))}"
-    if os.environ.get("BCDP_TRACEBACK"):
-        traceback.print_exception(exc, file=sys.stderr)
-    print(f"{name}: {message}", file=sys.stderr)
+        message = _one_line(str(exc))
+        print(f"{name}: {message}", file=sys.stderr)
+    else:
+        message = f"internal error ({type(exc).__name__}): {_one_line(str(exc))}"
+        if os.environ.get("BCDP_TRACEBACK"):
+            traceback.print_exception(exc, file=sys.stderr)
+        print(f"{name}: {message} ({REPORT_HINT})", file=sys.stderr)
     if getattr(args, "json", False):
-        print(json.dumps({"error": message, "exit_code": code}))
+        _print_json_error(type(exc).__name__, message, code)
     return code
 
 
 def main(argv: list[str] | None = None) -> int:
+    global _JSON_REQUESTED
+    _JSON_REQUESTED = "--json" in (sys.argv[1:] if argv is None else argv)
     args = build_parser().parse_args(argv)
     try:
         return COMMANDS[args.command].run(args)
+    except KeyboardInterrupt:
+        print(f"{command_name(args)}: interrupted", file=sys.stderr)
+        return 130
     except Exception as exc:  # noqa: BLE001 - mapped to exit codes 2 / 3 in one place
         return report_error(args, exc)
 
