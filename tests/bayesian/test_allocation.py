@@ -1,6 +1,7 @@
 """Theorem 2 allocation (eq. 16): properties, exact ties, edge cases, and the CLI."""
 
 import json
+import math
 from fractions import Fraction as F
 
 import mpmath
@@ -163,6 +164,20 @@ def test_authors_code_values_reproduced():
         alloc = allocate_budgets(["0.2", "0.2"] + ["2"] * 8, 2, q, (1 + qf) / 2)
         assert to_float(alloc.c[0]) == pytest.approx(c1, abs=5e-6)
         assert to_float(alloc.c[-1]) == pytest.approx(cd, abs=5e-6)
+
+
+def test_public_code_variant_caps_delta_at_eps():
+    # The authors' bdp_improved_vk (syomantak/BCDP-CodeBase, trial.py) starts with
+    # delta[i] = min(delta[i], eps).  delta (2.5, 3, 3), eps 2, q 0.05, zeta (1 + q)/2: delta~ =
+    # (2, 2, 2); the log term log((e^{1.05} + q - 1)/q) ~ 3.63 > 2, so c_d = 2, and 2 < 2 is false,
+    # so c_1 = c_2 = 2 - log(1 - q + q e^2) (hand-derived, evaluated here with math).
+    q = 0.05
+    c1 = 2 - math.log(1 - q + q * math.exp(2))
+    assert c1 == pytest.approx(1.7228, abs=5e-5)
+    got = allocation_public_code_float([2.5, 3.0, 3.0], 2.0, q, (1 + q) / 2)
+    assert got == pytest.approx([c1, c1, 2.0], rel=1e-14)
+    # the uncapped computation would give (1.830, 2.330, 3.0)
+    assert got[0] < 1.8 and got[2] == 2.0
 
 
 def test_cli_allocate_json(capsys):
