@@ -47,8 +47,13 @@ def run(args: argparse.Namespace) -> int:
     from bcdp.cli.check import check_table
     from bcdp.repro.tables import REGISTRY, compare_with_golden, golden_dir, write_tables
 
+    from bcdp.cli.tables import output_directory
+
     if args.golden is not None and not Path(args.golden).is_dir():
         raise InvalidInputError(f"--golden {args.golden}: not a directory")
+    if args.fig3_trials < 1:
+        raise InvalidInputError(f"--fig3-trials must be >= 1, got {args.fig3_trials}")
+    output_directory(args.out)
     print("== claim checks ==")
     results = run_all()
     print(check_table(results))
