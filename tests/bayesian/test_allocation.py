@@ -1,8 +1,10 @@
 """Theorem 2 allocation (eq. 16): properties, exact ties, edge cases, and the CLI."""
 
 import json
+import math
 from fractions import Fraction as F
 
+import mpmath
 import pytest
 import sympy
 from bcdp.bayesian.allocation import (
@@ -38,8 +40,48 @@ def test_allocation_properties_and_privacy_by_prop4(delta, eps, q, zeta):
     implied = prop4_bcdp_bound(cs, [alloc.q] * len(cs), eps=cs[-1])
     tilde = [min(sympy.Rational(delta[i].numerator, delta[i].denominator), alloc.eps) for i in alloc.order]
     assert all(compare(implied[i], tilde[i]) <= 0 for i in range(len(cs)))
-    # mapped back to the caller's order
-    assert [alloc.c[i] for i in alloc.order] == list(cs)
+    # c (caller's order) and c_sorted against eq. (16) evaluated here independently at 50 digits
+    ind_c, ind_sorted = _eq16_mpmath(delta, eps, q, zeta)
+    assert len(cs) == len(ind_sorted)
+    with mpmath.workdps(50):
+        for got, want in zip(list(alloc.c) + list(cs), ind_c + ind_sorted):
+            assert abs(mpmath.mpf(str(sympy.N(got, 50))) - want) <= mpmath.mpf(10) ** -35, (got, want)
+
+
+def _eq16_mpmath(delta, eps, q, zeta):
+    """Eq. (16) of the BCDP paper, written out again with mpmath (50 digits), independently of
+    bcdp.bayesian.allocation: sort delta (stably), delta~ = min(delta, eps), c_d = min(log((e^{zeta
+    delta~_1} + q - 1)/q), delta~_d) (delta~_d when q = 0), c_i = c_d if c_d <= delta~_i else
+    delta~_i - log(1 + q e^{c_d} - q).  Returns (c in the caller's order, c in sorted order).
+    The case split uses the paper's "<=" with a 1e-40 tolerance: its exact ties (q = 1, zeta = 1)
+    are at distance 0, and by Lindemann-Weierstrass the log term is never within 1e-40 of a
+    small-denominator rational otherwise (here denominators <= 20)."""
+    with mpmath.workdps(50):
+        mp = lambda v: mpmath.mpf(v.numerator) / v.denominator  # noqa: E731
+        order = sorted(range(len(delta)), key=lambda i: (delta[i], i))
+        tilde = [min(mp(delta[i]), mp(eps)) for i in order]
+        qq, z = mp(q), mp(zeta)
+        c_d = tilde[-1] if qq == 0 else min(mpmath.log((mpmath.exp(z * tilde[0]) + qq - 1) / qq), tilde[-1])
+        srt = [c_d if (pos == len(tilde) - 1 or c_d <= dt + mpmath.mpf(10) ** -40)
+               else dt - mpmath.log(1 + qq * mpmath.exp(c_d) - qq) for pos, dt in enumerate(tilde)]
+        caller = [None] * len(delta)
+        for pos, i in enumerate(order):
+            caller[i] = srt[pos]
+        return caller, srt
+
+
+def test_mse_objective_hand_derived():
+    # eq. (17) sum by hand: c = (1, 1, 2), d = 3: w = (1/3, 0, 1/1), partial sums 1/3, 1/3, 4/3,
+    # objective = 3 + 3 + 3/4 = 27/4; c = (1/2, 1): w = (1/8, 1/4), sums 1/8, 3/8: 8 + 8/3 = 32/3
+    assert mse_objective([1, 1, 2]) == sympy.Rational(27, 4)
+    assert mse_objective(["1/2", "1"]) == sympy.Rational(32, 3)
+    assert mse_objective([0, 1]) is sympy.oo
+    # the objective of an allocation is that of its budgets sorted by delta, not by position:
+    # delta (3, 1/5, 1), eps 2, q 0 gives c = (2, 1/5, 1) (eq. 16 with q = 0: c_i = min(delta_i, eps)),
+    # c sorted = (1/5, 1, 2): w = (1/75, 16/50, 1), sums 1/75, 1/3, 4/3 -> 75 + 3 + 3/4 = 315/4
+    alloc = allocate_budgets(["3", "1/5", "1"], 2, 0, "1/2")
+    assert alloc.c_sorted == (sympy.Rational(1, 5), 1, 2)
+    assert alloc.objective == sympy.Rational(315, 4)
 
 
 def test_q_zero_gives_min_delta_eps():
@@ -122,6 +164,20 @@ def test_authors_code_values_reproduced():
         alloc = allocate_budgets(["0.2", "0.2"] + ["2"] * 8, 2, q, (1 + qf) / 2)
         assert to_float(alloc.c[0]) == pytest.approx(c1, abs=5e-6)
         assert to_float(alloc.c[-1]) == pytest.approx(cd, abs=5e-6)
+
+
+def test_public_code_variant_caps_delta_at_eps():
+    # The authors' bdp_improved_vk (syomantak/BCDP-CodeBase, trial.py) starts with
+    # delta[i] = min(delta[i], eps).  delta (2.5, 3, 3), eps 2, q 0.05, zeta (1 + q)/2: delta~ =
+    # (2, 2, 2); the log term log((e^{1.05} + q - 1)/q) ~ 3.63 > 2, so c_d = 2, and 2 < 2 is false,
+    # so c_1 = c_2 = 2 - log(1 - q + q e^2) (hand-derived, evaluated here with math).
+    q = 0.05
+    c1 = 2 - math.log(1 - q + q * math.exp(2))
+    assert c1 == pytest.approx(1.7228, abs=5e-5)
+    got = allocation_public_code_float([2.5, 3.0, 3.0], 2.0, q, (1 + q) / 2)
+    assert got == pytest.approx([c1, c1, 2.0], rel=1e-14)
+    # the uncapped computation would give (1.830, 2.330, 3.0)
+    assert got[0] < 1.8 and got[2] == 2.0
 
 
 def test_cli_allocate_json(capsys):

@@ -118,6 +118,35 @@ def test_m_mean_stage_structure_and_weights():
     np.testing.assert_allclose(nu, x)  # identity channel: weighted average of copies of x_i
 
 
+class BudgetChannel:
+    """A deterministic stand-in channel whose report is the stage budget in every coordinate, so
+    the stages disagree and m_mean's combination of them is visible."""
+
+    def __call__(self, x_sub, budget, radius, rng):
+        return np.full(x_sub.shape, budget)
+
+
+def test_m_mean_combines_stages_with_mechanism1_weights():
+    """Mechanism 1 combines the stage reports covering coordinate i with weights
+    w_k = (c_k - c_{k-1})^2 / (d - k + 1), k <= i (normalised).  Expected values derived here in
+    Fractions from that formula; the reports are the stage budgets b_k = c_k - c_{k-1}, so
+    nu_i = sum_{k<=i, b_k>0} w_k b_k / sum_{k<=i, b_k>0} w_k.  An unweighted mean of the stages
+    gives nu_2 = (1/10 + 3/10)/2 = 1/5 instead of 11/38."""
+    from fractions import Fraction as Fr
+    c = [Fr(1, 10), Fr(1, 10), Fr(2, 5), Fr(1)]
+    d = len(c)
+    b = [c[0]] + [c[k] - c[k - 1] for k in range(1, d)]
+    w = [b[k] ** 2 / (d - k) for k in range(d)]     # k is 0-based here: d - k = d - (k+1) + 1
+    expected = []
+    for i in range(d):
+        stages = [k for k in range(i + 1) if b[k] > 0]
+        expected.append(sum(w[k] * b[k] for k in stages) / sum(w[k] for k in stages))
+    assert expected == [Fr(1, 10), Fr(1, 10), Fr(11, 38), Fr(919, 1630)]
+    x = np.array([[0.5, -0.5, 1.0, 0.0], [-1.0, 0.25, 0.0, 0.75]])
+    nu = m_mean(x, [float(v) for v in c], np.random.default_rng(0), channel=BudgetChannel())
+    np.testing.assert_allclose(nu, [[float(v) for v in expected]] * 2, rtol=1e-12)
+
+
 def test_m_mean_uninformed_coordinates_are_zero():
     x = np.array([[0.5, -0.5, 1.0]])
     nu = m_mean(x, [0.0, 0.0, 1.0], np.random.default_rng(0), channel=RecordingChannel())

@@ -209,6 +209,20 @@ def instances(draw):
     return delta, eps, q
 
 
+def _eq17_by_hand(c):
+    """Eq. (17)'s sum over Mechanism 1's stage weights, in Fractions (oo if a partial sum is 0);
+    written independently of bcdp.bayesian.allocation.mse_objective."""
+    cs = sorted(Fraction(str(v)) for v in c)
+    d, prev, partial, total = len(cs), Fraction(0), Fraction(0), Fraction(0)
+    for k, ck in enumerate(cs, start=1):
+        partial += (ck - prev) ** 2 / (d - k + 1)
+        prev = ck
+        if partial == 0:
+            return sympy.oo
+        total += 1 / partial
+    return sympy.Rational(total.numerator, total.denominator)
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(instances())
 def test_feasible_and_beats_theorem2(inst):
@@ -216,7 +230,9 @@ def test_feasible_and_beats_theorem2(inst):
     res = optimal_allocation(delta, eps, q)
     assert res.allocation.method == "optimal"
     assert all(isinstance(v, sympy.Rational) for v in res.allocation.c)
-    assert res.objective_upper == res.allocation.objective
+    # the objective of the returned point, recomputed here from its budgets with Fractions (eq. 17:
+    # sum_i 1 / sum_{k<=i} (c_k - c_{k-1})^2 / (d - k + 1), c sorted by value, c_0 = 0)
+    assert res.objective_upper == _eq17_by_hand(res.allocation.c)
     assert exact_feasible(res, delta, eps, q)
     qq = Fraction(q)
     for zeta in (Fraction(1, 2), (1 + qq) / 2):

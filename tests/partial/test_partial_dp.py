@@ -220,3 +220,32 @@ def test_float_bound_is_refused_as_a_float():
         nabla_dp_holds(mech, 1, 1, lambda r, s: 2.5)
     assert nabla_dp_holds(mech, 1, 1, lambda r, s: "5/2").holds            # ratio 2 <= 5/2
     assert not nabla_dp_holds(mech, 1, 1, lambda r, s: Fraction(3, 2)).holds  # ratio 2 > 3/2
+
+
+def test_hamming_scaling_uses_exactly_k_attributes():
+    """Issue 12 survivor: scaling by e^{eps0 (k+1)} instead of e^{eps0 k} must be caught.
+
+    n = 1, d = 3, inputs {000, 001, 110}.  The only single-attribute pair is 000/001, with largest
+    event ratio 2, so e^{eps0} = 2; the pair 000/110 (Hamming 2) has ratio 7 > e^{2 eps0} = 4, a
+    violation of Def. 5's Hamming-scaled condition that a bound e^{3 eps0} = 8 would hide.  The
+    expected verdict is computed here by brute force over all events, independently of the code.
+    """
+    dom = dataset_domain([(0, 1)] * 3, 1)
+    rows = {(0, 0, 0): (Fraction(7, 8), Fraction(1, 8)), (0, 0, 1): (Fraction(3, 4), Fraction(1, 4)),
+            (1, 1, 0): (Fraction(1, 8), Fraction(7, 8))}
+    mech = Mechanism(dom, ("a", "b"),
+                     tuple(rows.get(p, (Fraction(1, 2), Fraction(1, 2))) for p in dom.points))
+    listed = [(0, 0, 0), (0, 0, 1), (1, 1, 0)]
+    # independent brute force: e^{eps0} over single-attribute pairs, then every pair vs e^{eps0 k}
+    r0 = max(event_ratio(rows[a], rows[b], mech.outputs)
+             for a in listed for b in listed if hamming(a, b) == 1)
+    assert r0 == 2
+    violations = [(a, b) for a in listed for b in listed if a != b
+                  and not ratio_le(event_ratio(rows[a], rows[b], mech.outputs), r0 ** hamming(a, b))]
+    assert sorted(violations) == [((0, 0, 0), (1, 1, 0)), ((1, 1, 0), (0, 0, 0))]
+    res = per_attribute_epsilon(mech, 1, 3, inputs=[(x,) for x in listed])
+    assert res.epsilon.ratio == r0
+    assert not res.record_scaled_holds and not res.all_pairs_scaled_holds
+    v = res.violation
+    assert {to_point(v["x"], 1, 3), to_point(v["x_prime"], 1, 3)} == {(0, 0, 0), (1, 1, 0)}
+    assert v["hamming"] == 2 and v["ratio"] == 7 and v["bound"] == 4 and v["one_record"]

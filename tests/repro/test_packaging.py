@@ -96,6 +96,38 @@ def test_reproduce_from_another_directory_compares_with_packaged_copies(tmp_path
     assert "(differ: paper_examples.csv, " in out and "fig3_trials.csv)" in out
 
 
+def test_reproduce_without_golden_copies_fails_unless_asked_not_to_compare(tmp_path, monkeypatch, capsys,
+                                                                          quick_reproduce):
+    """Issue 12: a comparison that did not happen is a failure (exit 1), not "ALL PASSED"."""
+    n_files = 4 + quick_reproduce + 1  # two tables x (csv, md), the shuffle CSVs and fig3
+    # no packaged golden copies at all (a broken install), and an empty --golden directory
+    monkeypatch.setattr(tables_mod, "golden_dir", lambda: tmp_path / "nowhere")
+    (tmp_path / "empty").mkdir()
+    for extra in ([], ["--golden", str(tmp_path / "empty")]):
+        code = main(["reproduce", "--out", str(tmp_path / "out"), *extra])
+        out = capsys.readouterr().out
+        assert code == 1, out
+        assert "[no golden copy to compare]" in out and "ALL PASSED" not in out
+        assert f"0/{n_files} files matching" in out and "no golden copy, not compared: " in out
+        assert "SOME CHECKS FAILED" in out
+    # one golden copy missing among present ones is a failure too
+    partial = tmp_path / "partial"
+    shutil.copytree(TABLES, partial)
+    (partial / "paper_examples.md").unlink()
+    code = main(["reproduce", "--out", str(tmp_path / "out"), "--golden", str(partial)])
+    out = capsys.readouterr().out
+    assert code == 1 and "SOME CHECKS FAILED" in out, out
+    # asked for no comparison: regenerated, nothing compared, exit 0
+    code = main(["reproduce", "--out", str(tmp_path / "out"), "--no-compare"])
+    out = capsys.readouterr().out
+    assert code == 0, out
+    assert "not compared (--no-compare)" in out and "ALL PASSED" in out
+    assert "no golden copy" not in out
+    # a --golden that is not a directory is bad input
+    code = main(["reproduce", "--out", str(tmp_path / "out"), "--golden", str(tmp_path / "missing")])
+    assert code == 2 and "not a directory" in capsys.readouterr().err
+
+
 def test_package_build_contains_the_data(tmp_path):
     """setuptools ``build_py`` (what ``pip wheel`` puts in the wheel) on a copy of the sources."""
     pytest.importorskip("setuptools")

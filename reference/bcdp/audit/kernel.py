@@ -30,15 +30,41 @@ from bcdp.core.errors import InputFileError, InvalidInputError
 from bcdp.core.numbers import to_fraction
 from bcdp.core.spaces import Mechanism, Prior, ProductDomain
 
+#: Largest nesting depth of arrays/objects accepted in an input file (the documented formats need 4).
+MAX_JSON_DEPTH = 64
+#: Largest number of digits of a JSON integer literal (Python refuses int <-> str beyond 4300).
+MAX_JSON_INT_DIGITS = 4000
+#: Largest decimal exponent of a JSON number used as a label (it becomes an int or a float).
+_MAX_LABEL_EXPONENT = 300
+
 
 def hashable_label(value: Any) -> Any:
     """A decoded JSON label (input, output or attribute value) as a hashable value: lists become
-    tuples (recursively), JSON numbers (Decimal) become ints or floats (labels, not probabilities)."""
+    tuples (recursively), JSON numbers (Decimal) become ints or floats (labels, not probabilities).
+
+    A number label must be an integer of at most 300 digits or a decimal that float64 represents
+    as written (e.g. 0.5, 0.1); ``1e400`` (float overflow), ``1e-400`` (would become 0.0) and
+    objects are refused with :class:`InputFileError` (write such labels as strings)."""
     if isinstance(value, list):
         return tuple(hashable_label(v) for v in value)
+    if isinstance(value, dict):
+        raise InputFileError(f"a label (input, output or attribute value) cannot be a JSON object: "
+                             f"{_short(value)}")
     if isinstance(value, Decimal):  # a label, not a probability: keep it JSON-serialisable
-        return int(value) if value == value.to_integral_value() else float(value)
+        if value.is_finite() and (value == 0 or abs(value.adjusted()) <= _MAX_LABEL_EXPONENT):
+            if value == value.to_integral_value():
+                return int(value)
+            as_float = float(value)
+            if Decimal(repr(as_float)) == value:
+                return as_float
+        raise InputFileError(f"the number label {_short(value)} is not an integer of at most "
+                             f"{_MAX_LABEL_EXPONENT} digits nor a float64 as written; write it as a string")
     return value
+
+
+def _short(value: Any) -> str:
+    text = str(value)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _entry(value: Any, where: str) -> Fraction:
@@ -120,13 +146,58 @@ def read_json_document(path: str | Path) -> Any:
     """Decode a JSON file with numbers kept exact (floats as Decimal); unreadable files and invalid
     JSON raise :class:`InputFileError` naming the file."""
     try:
-        text = Path(path).read_text()
+        raw = Path(path).read_bytes()
     except OSError as exc:
         raise InputFileError(f"cannot read {path}: {exc.strerror}") from exc
     try:
-        return json.loads(text, parse_float=Decimal)
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InputFileError(f"{path} is not UTF-8 text (byte {exc.start}: {exc.reason})") from exc
+    try:
+        doc = json.loads(text, parse_float=Decimal, parse_int=_json_int, parse_constant=_json_constant,
+                         object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as exc:
         raise InputFileError(f"{path} is not valid JSON: {exc}") from exc
+    except RecursionError as exc:
+        raise InputFileError(f"{path}: JSON nested too deeply (more than {MAX_JSON_DEPTH} levels)") from exc
+    except InputFileError as exc:
+        raise InputFileError(f"{path}: {exc}") from exc
+    _check_depth(doc, path)
+    return doc
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """object_pairs_hook: a JSON object naming a key twice is refused (strict JSON input)."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise InputFileError(f"duplicate key {key!r} in a JSON object")
+        out[key] = value
+    return out
+
+
+def _json_int(text: str) -> int:
+    """parse_int: integer literals longer than :data:`MAX_JSON_INT_DIGITS` digits are refused."""
+    if len(text.lstrip("-")) > MAX_JSON_INT_DIGITS:
+        raise InputFileError(f"an integer with {len(text.lstrip('-'))} digits is beyond the cap of "
+                             f"{MAX_JSON_INT_DIGITS} digits")
+    return int(text)
+
+
+def _json_constant(text: str) -> Any:
+    """parse_constant: NaN and Infinity are not JSON."""
+    raise InputFileError(f"{text} is not a JSON number")
+
+
+def _check_depth(doc: Any, path: str | Path) -> None:
+    """Refuse documents nested deeper than :data:`MAX_JSON_DEPTH` (iteratively, no recursion)."""
+    stack = [(doc, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, (list, dict)):
+            if depth > MAX_JSON_DEPTH:
+                raise InputFileError(f"{path}: JSON nested too deeply (more than {MAX_JSON_DEPTH} levels)")
+            stack.extend((child, depth + 1) for child in (node.values() if isinstance(node, dict) else node))
 
 
 def load_audit_file(path: str | Path) -> tuple[Mechanism, Prior | None]:

@@ -42,7 +42,7 @@ from bcdp.core.errors import InputFileError, InvalidInputError
 from bcdp.core.numbers import INFINITY
 from bcdp.core.parameters import LogRatioParameter, ratio_at_most
 from bcdp.core.results import Certified, decide_le, jsonable
-from bcdp.core.spaces import Mechanism
+from bcdp.core.spaces import Mechanism, check_domain_size
 from bcdp.partial.pure import (
     dataset_domain,
     minimal_nabla_ratios,
@@ -52,6 +52,8 @@ from bcdp.partial.pure import (
 )
 
 _KEYS = {"n", "attributes", "datasets", "outputs", "kernel"}
+#: Largest dataset domain (X_1 x ... x X_d)^n the audit builds (the mechanism is stored on all of it).
+MAX_DATASETS = 2 ** 16
 #: Interval precision (bits, about 60 digits) of the Prop. 8 bound of :func:`concentrated_report`.
 _BOUND_BITS = 220
 
@@ -132,6 +134,8 @@ def parse_partial_audit_document(doc: Any) -> PartialAudit:
     rows_exact = [tuple(r) for r in parse_kernel_rows(
         kernel, len(outs), [f"dataset {json.dumps(jsonable(rec))}" for rec in recs], "datasets")]
     try:
+        check_domain_size([len(a) for a in attributes] * n, "the dataset domain (X_1 x ... x X_d)^n",
+                          MAX_DATASETS)
         domain = dataset_domain(attributes, n)
     except InvalidInputError as exc:
         raise InputFileError(str(exc)) from exc
@@ -268,7 +272,7 @@ def main_partial_audit(path: str, as_json: bool, concentrated: bool = False) -> 
     except InputFileError as exc:
         return 2, f"bcdp partial audit: {exc}"
     report = partial_audit_report(audit, concentrated)
-    return 0, json.dumps(report, indent=2) if as_json else format_partial_report(report)
+    return 0, json.dumps(report, indent=2, allow_nan=False) if as_json else format_partial_report(report)
 
 
 __all__: Sequence[str] = ("PartialAudit", "parse_partial_audit_document", "load_partial_audit_file",

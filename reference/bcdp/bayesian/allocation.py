@@ -28,7 +28,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from bcdp.bayesian.exact_inputs import exact_expr, float_vector, rational
-from bcdp.core.errors import InvalidInputError, ValidityConditionError
+from bcdp.core.errors import (
+    InvalidInputError,
+    UndecidedComparison,
+    ValidityConditionError,
+)
 from bcdp.core.intervals import compare, to_float
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -91,10 +95,20 @@ class BudgetAllocation:
             "delta": [str(v) for v in self.delta], "eps": str(self.eps), "q": str(self.q),
             "zeta": None if self.zeta is None else str(self.zeta),
             "order": list(self.order),
-            "c": [{"exact": str(v), "float": to_float(v)} for v in self.c],
+            "c": [{"exact": str(v), "float": json_float(to_float(v))} for v in self.c],
             "branches": list(self.branches),
-            "objective": {"exact": str(obj), "float": "inf" if obj is sympy.oo else to_float(obj)},
+            "objective": {"exact": str(obj), "float": "inf" if obj is sympy.oo else json_float(to_float(obj))},
         }
+
+
+def json_float(x: float) -> float | str:
+    """A float for strict JSON: infinities (an exact value beyond float64, e.g. the eq. (17)
+    objective at tiny budgets) are written as the strings "inf" / "-inf"."""
+    if x == float("inf"):
+        return "inf"
+    if x == float("-inf"):
+        return "-inf"
+    return x
 
 
 def theorem2_c_d(delta_tilde_sorted: Sequence[sympy.Expr], q: sympy.Rational, zeta: sympy.Expr) -> tuple[sympy.Expr, str]:
@@ -105,10 +119,20 @@ def theorem2_c_d(delta_tilde_sorted: Sequence[sympy.Expr], q: sympy.Rational, ze
     if q == 0:
         return last, "delta_d"
     log_term = sympy.log((sympy.exp(zeta * delta_tilde_sorted[0]) + q - 1) / q)
-    sign = compare(log_term, last)
+    sign = _decide(log_term, last, "c_d's min in eq. (16)")
     if sign < 0:
         return log_term, "log-term"
     return last, "delta_d" if sign > 0 else "tie"
+
+
+def _decide(a: sympy.Expr, b: sympy.Expr, what: str) -> int:
+    """:func:`compare` with a short message when interval arithmetic cannot separate a and b."""
+    try:
+        return compare(a, b)
+    except UndecidedComparison as exc:
+        raise UndecidedComparison(
+            f"cannot decide {what}: the two sides agree beyond 1000-bit interval precision "
+            f"(tiny demands such as eps or delta_i near 1e-300 are beyond the exact engine's range)") from exc
 
 
 def allocate_budgets(delta: Sequence[Any], eps: Any, q: Any, zeta: Any) -> BudgetAllocation:
@@ -132,7 +156,7 @@ def allocate_budgets(delta: Sequence[Any], eps: Any, q: Any, zeta: Any) -> Budge
         if pos == len(tilde) - 1:
             c_sorted.append(c_d)
             branches_sorted.append(f"c_d ({cd_branch})")
-        elif compare(c_d, dt) <= 0:
+        elif _decide(c_d, dt, f"the case split c_d <= delta~_{pos + 1} of eq. (16)") <= 0:
             c_sorted.append(c_d)
             branches_sorted.append("c_d <= delta~_i")
         else:

@@ -4,8 +4,9 @@ They exist so that checks can show how, and by how much, they differ from the pa
 
 * :func:`allocation_public_code_float` - the c-allocation as described for the BCDP authors'
   public code (syomantak/BCDP-CodeBase @0914cd4, ``trial.py``, the Fig. 3 experiment of App. B.1):
-  float64 arithmetic and a strict ``c_d < delta_i`` where eq. (16)
-  has ``c_d <= delta~_i``; no capping of delta at eps.  At q = 1, zeta = 1 the exact split is a
+  float64 arithmetic and a strict ``c_d < delta~_i`` where eq. (16)
+  has ``c_d <= delta~_i``; delta is capped at eps first (``delta[i] = min(delta[i], eps)`` in
+  ``bdp_improved_vk``), as in eq. (16).  At q = 1, zeta = 1 the exact split is a
   tie; float64 computes c_d = 0.19999999999999984 < 0.2 and so returns the paper's c_1 = 0.2 only
   by a rounding accident (exact arithmetic with the strict test gives c_1 = 0).
 * :func:`allocation_exact_strict` - eq. (16) with the strict test, in exact arithmetic.
@@ -26,10 +27,12 @@ from bcdp.core.numbers import to_float_input
 
 
 def allocation_public_code_float(delta: Sequence[float], eps: float, q: float, zeta: float) -> list[float]:
-    """float64, strict-< variant (sorted delta assumed, as in the public code; ``eps`` is not used
-    there: no capping).  Inputs through :func:`bcdp.core.numbers.to_float_input`."""
-    d = [float(v) for v in float_vector(delta, "delta")]
-    to_float_input(eps, "eps")  # validated only: the public code does not cap delta at eps
+    """float64, strict-< variant (sorted delta assumed, as in the public code, which first caps
+    ``delta[i] = min(delta[i], eps)``, i.e. delta~ of eq. (16)).  Inputs through
+    :func:`bcdp.core.numbers.to_float_input`.  ``zeta`` is a parameter here; the public code fixes
+    it to (1 + q)/2."""
+    e = to_float_input(eps, "eps")
+    d = [min(float(v), e) for v in float_vector(delta, "delta")]
     q = to_float_input(q, "q")
     zeta = to_float_input(zeta, "zeta")
     if q == 0:

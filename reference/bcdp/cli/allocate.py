@@ -52,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     out = alloc.to_json()
     out.update(extra)
     if args.json:
-        print(json.dumps(out, indent=2))
+        print(json.dumps(out, indent=2, allow_nan=False))
         return EXIT_OK
     print(f"method: {out['method']}" + (f" (zeta = {out['zeta']})" if out["zeta"] else ""))
     print(f"delta = ({', '.join(out['delta'])}), eps = {out['eps']}, q = {out['q']}")

@@ -29,5 +29,5 @@ def run(args: argparse.Namespace) -> int:
 
     mech, prior = load_audit_file(args.file)
     report = audit_report(mech, prior)
-    print(json.dumps(report, indent=2) if args.json else format_report(report))
+    print(json.dumps(report, indent=2, allow_nan=False) if args.json else format_report(report))
     return EXIT_OK

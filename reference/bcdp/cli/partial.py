@@ -33,5 +33,5 @@ def run(args: argparse.Namespace) -> int:
 
     audit = load_partial_audit_file(args.file)
     report = partial_audit_report(audit, args.concentrated)
-    print(json.dumps(report, indent=2) if args.json else format_partial_report(report))
+    print(json.dumps(report, indent=2, allow_nan=False) if args.json else format_partial_report(report))
     return EXIT_OK

@@ -29,6 +29,19 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--workers", type=int, default=2, help="fig3: worker processes (default 2)")
 
 
+def output_directory(out: str) -> Path:
+    """``--out``: an existing directory, or one that can be created (with its parents); a path
+    naming a file, or below a file, is bad input (exit 2) before any work is done."""
+    path = Path(out)
+    if path.exists() and not path.is_dir():
+        raise InvalidInputError(f"--out {out}: exists and is not a directory")
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InvalidInputError(f"--out {out}: cannot create the directory ({exc.strerror})") from exc
+    return path
+
+
 def run(args: argparse.Namespace) -> int:
     from bcdp.repro.tables import REGISTRY, write_tables
 
@@ -38,6 +51,11 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidInputError(f"unknown table(s) {unknown}; known: {', '.join(known)}")
     if args.trials < 1:
         raise InvalidInputError("--trials must be >= 1")
+    if args.seed < 0:
+        raise InvalidInputError(f"--seed must be a non-negative integer, got {args.seed}")
+    if args.workers < 1:
+        raise InvalidInputError(f"--workers must be >= 1, got {args.workers}")
+    output_directory(args.out)
     names = args.names or known
     exact = [n for n in names if n not in EXTRA_TABLES]
     if exact:

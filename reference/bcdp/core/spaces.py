@@ -21,6 +21,29 @@ from bcdp.core.numbers import to_fraction
 
 Point = tuple
 
+#: Largest number of points a :class:`ProductDomain` enumerates (2^20): every point is stored, and
+#: the exact engines loop over them, so larger products are refused up front with their size.
+MAX_DOMAIN_SIZE = 2 ** 20
+
+
+def product_size(shape: Sequence[int]) -> int:
+    """The number of points of a product with coordinate sets of the given sizes (no enumeration)."""
+    size = 1
+    for m in shape:
+        size *= m
+    return size
+
+
+def check_domain_size(shape: Sequence[int], what: str = "the product domain", cap: int = MAX_DOMAIN_SIZE) -> None:
+    """Refuse (:class:`InvalidInputError`, with the size) a product of more than ``cap`` points."""
+    size = product_size(shape)
+    if size > cap:
+        sizes = sorted(set(shape))
+        form = (f"{sizes[0]}^{len(shape)}" if len(sizes) == 1 else " x ".join(map(str, shape))
+                if len(shape) <= 8 else f"a product of {len(shape)} coordinate sets")
+        raise InvalidInputError(f"{what} has {size} points ({form}), beyond the cap of {cap} "
+                                f"that exact enumeration handles")
+
 
 @dataclass(frozen=True)
 class ProductDomain:
@@ -40,6 +63,7 @@ class ProductDomain:
             if len(set(vals)) != len(vals):
                 raise InvalidInputError(f"coordinate {j} lists a value twice: {vals}")
         object.__setattr__(self, "coordinate_values", values)
+        check_domain_size([len(v) for v in values])
         pts = tuple(itertools.product(*values))
         object.__setattr__(self, "points", pts)
         object.__setattr__(self, "index", {p: k for k, p in enumerate(pts)})

@@ -34,11 +34,13 @@ from bcdp.bayesian.optimal_allocation.rounding import (
     polish,
     rational_point,
 )
-from bcdp.core.errors import InvalidInputError, WrongTypeError
+from bcdp.core.errors import InvalidInputError, ValidityConditionError, WrongTypeError
 from bcdp.core.intervals import compare
 from bcdp.core.numbers import INFINITY, to_float_input
 from bcdp.core.results import Certified
 
+#: Largest eq. (17) objective the float64 search handles (its piece-0 value d^2/delta~_1^2).
+MAX_FLOAT_OBJECTIVE = Fraction(10) ** 300
 METHOD = "group reduction + branch-and-bound on (levels, t), secant relaxation, exact leaf bounds"
 PROVENANCE = ("BCDP paper (arXiv:2410.18404), Sec. 4: minimum of the eq. (17) sum over the budgets "
               "certified private by the proof of Theorem 2 (App. B.2); " + METHOD)
@@ -251,6 +253,11 @@ def optimal_allocation(delta: Sequence[Any], eps: Any, q: Any, *, tol: float = 1
 
     # piece 0: exact
     piece0_value = Fraction(d * d) / (level0 * level0)
+    if piece0_value > MAX_FLOAT_OBJECTIVE:
+        shown = f"{float(level0):.3g}" if level0 >= Fraction(1, 10 ** 300) else "below 1e-300"
+        raise ValidityConditionError(
+            f"the optimal allocation searches in float64 and needs d^2/delta~_1^2 <= 1e300 "
+            f"(delta~_1 = min(delta_1, eps)); here delta~_1 is {shown}")
     pieces, skipped = _nonempty_pieces(inst, qf)
     state = _Search(float(piece0_value), None, [float(level0)])
     _branch_and_bound(pieces, state, tol, max_nodes)
