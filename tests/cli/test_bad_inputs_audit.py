@@ -125,7 +125,11 @@ def test_bad_input_is_one_line_exit_2(content, argv, words, tmp_path):
     for w in words:
         assert w in lines[0], (w, lines[0])
     assert len(lines[0]) < 400, lines[0]
-    assert proc.stdout == "", proc.stdout[:500]
+    if "--json" in argv:   # the JSON error object on stdout, with the same message
+        payload = json.loads(proc.stdout)
+        assert payload["exit_code"] == 2 and payload["error"]["message"] == lines[0].split(": ", 1)[1]
+    else:
+        assert proc.stdout == "", proc.stdout[:500]
     assert seconds < LIMIT_SECONDS
 
 
