@@ -7,7 +7,10 @@ import mpmath
 import numpy as np
 import pytest
 from bcdp.cli import main
+from bcdp.cli.rdp import to_dp
 from bcdp.shuffle.exact import rr_pair_over_j_mp
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.stats import binom
 
 
@@ -70,7 +73,7 @@ def exact_pair_dp_epsilon(n: int, eps0: float, delta: float) -> float:
 
 
 def test_to_dp_is_sound_against_exact_profile(capsys):
-    n, eps0, delta = 1000, 1.0, 1e-6
+    n, eps0, delta = 300, 1.0, 1e-6
     code, out, _ = run(capsys, "rdp", "to-dp", "--n", str(n), "--eps0", "1", "--delta", "1e-6", "--exact",
                        "--orders", "2,4,8,16,32,64,128", "--json")
     assert code == 0
@@ -127,3 +130,56 @@ def test_to_dp_encloses_60_digit_conversion_of_the_printed_curve(capsys, method,
         lo = max(conv(A, R, D), 0)
         hi = max(conv(A, R * (1 + 2 * mpmath.mpf(10) ** -12), D), 0)
         assert lo <= mpmath.mpf(res["epsilon"]) <= hi * (1 + mpmath.mpf(2) ** -50)
+
+
+# -- certified means never below the truth (issue 12) ------------------------------------------------
+
+def cks_60_digits(n: int, eps0: str, delta: str, rounds: int, alpha: float) -> mpmath.mpf:
+    """The CKS conversion (CKS 2020 Prop. 12, thesis eq. (5.41)) of T times the exact curve at one
+    order, recomputed at 60 digits: the curve from the mpmath brute force over every j and both
+    directions (rr_pair_over_j_mp, independent of the arb code), the conversion from its printed
+    formula."""
+    rows = rr_pair_over_j_mp(n, eps0, mpmath.mpf(alpha), dps=60)
+    with mpmath.workdps(60):
+        r = max(v for row in rows for v in row)
+        A, D = mpmath.mpf(alpha), mpmath.mpf(delta)
+        eps = rounds * r + (-mpmath.log(D) + (A - 1) * mpmath.log((A - 1) / A) - mpmath.log(A)) / (A - 1)
+        return max(eps, mpmath.mpf(0))
+
+
+def test_to_dp_exact_reported_case_not_below_60_digit_value(capsys):
+    """Issue 12: n = 20, eps0 = 1e-7, delta = 1e-6, T = 1e20 printed 50012.42902 < the CKS value
+    50012.42922 (a float64 curve wrapped in +-1e-12).  Now above the 60-digit value, and tight."""
+    rounds = 10 ** 20
+    code, out, _ = run(capsys, "rdp", "to-dp", "--n", "20", "--eps0", "1e-7", "--delta", "1e-6",
+                       "--rounds", str(rounds), "--json")
+    assert code == 0
+    res = json.loads(out)
+    truth = cks_60_digits(20, "1e-7", "1e-6", rounds, res["alpha_star"])
+    assert mpmath.mpf(res["epsilon"]) >= truth
+    assert mpmath.mpf(res["epsilon"]) <= truth * (1 + mpmath.mpf(10) ** -12)
+    assert float(truth) > 50012.4292  # the value the issue reports for CKS at this order
+
+
+@settings(max_examples=12, deadline=None)
+@given(n=st.integers(2, 9),
+       eps0=st.sampled_from(["1e-15", "1e-7", "3e-4", "0.5", "4", "25"]),
+       rounds=st.sampled_from([1, 7, 10 ** 6, 10 ** 20]),
+       delta=st.sampled_from(["1e-12", "1e-6", "0.5"]),
+       orders=st.lists(st.integers(2, 40), min_size=1, max_size=3, unique=True))
+def test_to_dp_exact_certified_never_below_high_precision_recomputation(n, eps0, rounds, delta, orders):
+    """Extreme parameters (tiny and huge eps0, small n, huge T): the certified eps is >= the
+    conversion recomputed at 60 digits at the reported alpha_star, and the enclosure is tight."""
+    res = to_dp(n, eps0, delta, rounds, None, "cks", sorted(orders))
+    truth = cks_60_digits(n, eps0, delta, rounds, res["alpha_star"])
+    eps = mpmath.mpf(res["epsilon"])
+    assert eps >= truth
+    assert eps <= truth * (1 + mpmath.mpf(10) ** -9) + mpmath.mpf(10) ** -300
+
+
+def test_to_dp_exact_guards_total_cost_not_per_order(capsys):
+    # n = 2000 is far below the per-order limit of `rdp shuffle`, but 63 orders of the certified
+    # curve are about 1e8 terms: refused at once, with the ways out named
+    code, _, err = run(capsys, "rdp", "to-dp", "--n", "2000", "--eps0", "1", "--delta", "1e-8")
+    assert code == 2 and "--allow-slow" in err and "--orders" in err and "--bound" in err
+    assert len(err.strip().splitlines()) == 1

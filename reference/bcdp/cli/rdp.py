@@ -9,7 +9,10 @@ Integer-only bounds are extended to real alpha by the convexity interpolation (5
 thesis allows it (Thm 5.3.1); lower bounds at non-integer alpha are reported as null.
 
 ``to-dp`` composes the curve over T rounds (RDP composition, Mironov 2017 Prop. 1) and converts it
-to (eps, delta) with a certified conversion of :mod:`bcdp.accounting.conversion`.
+to (eps, delta) with a certified conversion of :mod:`bcdp.accounting.conversion`.  On the exact
+curve the RDP values are certified arb enclosures of the sup over every neighbouring pair
+(bcdp.shuffle.rr_all_pairs.rr_worst_pair_rdp_ball), not the float64 search, whose error is unproven
+(-4e-9 relative at eps0 = 1e-7, +40% at eps0 = 1e-15); their cost is guarded in total over the orders.
 """
 
 from __future__ import annotations
@@ -27,6 +30,9 @@ from bcdp.core.errors import EXIT_OK, InvalidInputError
 BAD_INPUT: tuple[type[Exception], ...] = (ValueError, TypeError, ArithmeticError)
 
 EXACT_N_LIMIT = 200_000  # `bcdp rdp shuffle --exact` above this needs --allow-slow
+#: `bcdp rdp to-dp --exact` above this total cost (bcdp.shuffle.rr_all_pairs.certified_cost, summed
+#: over the orders; about 6 microseconds a unit) needs --allow-slow
+CERTIFIED_COST_LIMIT = 3_000_000
 
 ALIASES = {
     "thm5.3.1": "thm531_upper", "cor5.3.1": "cor531_upper", "thm5.3.2": "thm532_upper",
@@ -100,21 +106,32 @@ def to_dp(n: int, eps0: str, delta: str, rounds: int, bound: str | None, method:
     from bcdp.accounting.inputs import CERT_PREC, hull
     from bcdp.core.intervals import arb_precision
 
-    curve = shuffle_curve(n, eps0, [float(a) for a in orders], bound)
-    if bound is not None and resolve_bound(bound) in ("thm533_lower", "cor532_lower"):
-        raise InvalidInputError("a lower bound cannot be converted to an (eps, delta) guarantee")
-    pts = [(p["alpha"], p["epsilon"]) for p in curve["curve"] if p["epsilon"] not in (None, "inf")]
-    if not pts:
-        raise InvalidInputError("no finite RDP value on the chosen orders")
-    # the 50-digit values are enclosed with a relative margin of 1e-12 (they are float roundings of
-    # mpmath values accurate to >= 1e-40; the margin covers the float rounding): a ball containing
-    # the interval between the two floats v (1 - 1e-12) and v (1 + 1e-12), at their exact values
-    with arb_precision(CERT_PREC):
-        cert = [hull(v * (1 - 1e-12), v * (1 + 1e-12)) for _, v in pts]
+    if bound is None:
+        # the exact curve, certified: an arb enclosure of the sup over every neighbouring pair at
+        # each order (bcdp.shuffle.rr_all_pairs.rr_worst_pair_rdp_ball); the float search value is
+        # the ball's midpoint
+        from bcdp.shuffle.rr_all_pairs import rr_worst_pair_rdp_ball
+
+        source = "exact: sup over all neighbouring pairs and both directions, shuffled binary RR"
+        cert = [rr_worst_pair_rdp_ball(n, eps0, a) for a in orders]
+        pts = [(float(a), float(c.mid())) for a, c in zip(orders, cert)]
+    else:
+        if resolve_bound(bound) in ("thm533_lower", "cor532_lower"):
+            raise InvalidInputError("a lower bound cannot be converted to an (eps, delta) guarantee")
+        curve = shuffle_curve(n, eps0, [float(a) for a in orders], bound)
+        source = curve["source"]
+        pts = [(p["alpha"], p["epsilon"]) for p in curve["curve"] if p["epsilon"] not in (None, "inf")]
+        if not pts:
+            raise InvalidInputError("no finite RDP value on the chosen orders")
+        # the closed-form bounds are 50-digit mpmath values (accurate to >= 1e-40) rounded to floats;
+        # they are enclosed with a relative margin of 1e-12 that covers the float rounding: a ball
+        # containing the interval between the two floats v (1 - 1e-12) and v (1 + 1e-12)
+        with arb_precision(CERT_PREC):
+            cert = [hull(v * (1 - 1e-12), v * (1 + 1e-12)) for _, v in pts]
     rdp = rdp_curve_from_arrays([a for a, _ in pts], [v for _, v in pts], certified_values=cert)
     res = rdp_to_dp(rdp.compose(rounds) if rounds > 1 else rdp, delta, method, orders=[a for a, _ in pts])
     return {"n": n, "eps0": float(eps0), "delta": float(delta), "rounds": rounds, "method": method,
-            "source": curve["source"], "epsilon": res.epsilon_certified_upper, "alpha_star": res.alpha_star,
+            "source": source, "epsilon": res.epsilon_certified_upper, "alpha_star": res.alpha_star,
             "conversion_source": res.source}
 
 
@@ -138,7 +155,8 @@ def add_parser(subparsers: Any) -> None:
     r.add_argument("--rounds", type=int, default=1)
     r.add_argument("--orders", help="comma-separated integer orders (default 2..64)")
     r.add_argument("--method", default="cks", choices=["cks", "mironov", "asoodeh"])
-    r.add_argument("--allow-slow", action="store_true", help=f"allow --exact for n > {EXACT_N_LIMIT}")
+    r.add_argument("--allow-slow", action="store_true",
+                   help="allow the certified exact curve beyond about 20 s of work (n^2/2 terms per order)")
     g = r.add_mutually_exclusive_group()
     g.add_argument("--bound")
     g.add_argument("--exact", action="store_true")
@@ -184,9 +202,15 @@ def run_shuffle(args: argparse.Namespace) -> int:
 
 def run_to_dp(args: argparse.Namespace) -> int:
     orders = [int(a) for a in args.orders.split(",")] if args.orders else list(range(2, 65))
-    if (args.exact or not args.bound) and args.n > EXACT_N_LIMIT and not args.allow_slow:
-        raise InvalidInputError(f"the exact supremum over all pairs is slow for n = {args.n} > {EXACT_N_LIMIT} "
-                                f"(minutes per order): pass --allow-slow, or use --bound NAME")
+    if (args.exact or not args.bound) and not args.allow_slow:
+        from bcdp.shuffle.rr_all_pairs import certified_cost
+
+        cost = certified_cost(args.n, len(orders))
+        if cost > CERTIFIED_COST_LIMIT:
+            raise InvalidInputError(f"the certified exact curve evaluates every neighbouring pair in ball arithmetic, "
+                                    f"about n^2/2 terms per order: n = {args.n} with {len(orders)} orders is "
+                                    f"{cost:.3g} terms > {CERTIFIED_COST_LIMIT:.3g} (about 20 s); pass fewer "
+                                    f"--orders, use --bound NAME, or pass --allow-slow")
     out = to_dp(args.n, str(args.eps0), str(args.delta), args.rounds,
                 None if args.exact or not args.bound else args.bound, args.method, orders)
     if args.json:
