@@ -2,6 +2,7 @@
 
 import json
 import math
+from fractions import Fraction
 
 import mpmath
 import numpy as np
@@ -142,7 +143,8 @@ def cks_60_digits(n: int, eps0: str, delta: str, rounds: int, alpha: float) -> m
     rows = rr_pair_over_j_mp(n, eps0, mpmath.mpf(alpha), dps=60)
     with mpmath.workdps(60):
         r = max(v for row in rows for v in row)
-        A, D = mpmath.mpf(alpha), mpmath.mpf(delta)
+        A = mpmath.mpf(alpha)
+        D = mpmath.mpf(Fraction(delta).numerator) / Fraction(delta).denominator
         eps = rounds * r + (-mpmath.log(D) + (A - 1) * mpmath.log((A - 1) / A) - mpmath.log(A)) / (A - 1)
         return max(eps, mpmath.mpf(0))
 
@@ -183,3 +185,65 @@ def test_to_dp_exact_guards_total_cost_not_per_order(capsys):
     code, _, err = run(capsys, "rdp", "to-dp", "--n", "2000", "--eps0", "1", "--delta", "1e-8")
     assert code == 2 and "--allow-slow" in err and "--orders" in err and "--bound" in err
     assert len(err.strip().splitlines()) == 1
+
+
+# -- bad inputs of issue 12: one-line error, exit 2; strict JSON ---------------------------------------
+
+BAD_RDP_INPUTS = [
+    ("to-dp", "--n", "20", "--eps0", "1", "--delta", "1e-6", "--rounds", "0"),
+    ("to-dp", "--n", "20", "--eps0", "1", "--delta", "1e-6", "--rounds", "-5"),
+    ("to-dp", "--n", "20", "--eps0", "1", "--delta", "1e-6", "--rounds", "2.5"),
+    ("to-dp", "--n", "20", "--eps0", "1", "--delta", "1e-6", "--rounds", "1e100000000"),
+    ("to-dp", "--n", "20", "--eps0", "1", "--delta", "1e-6", "--orders", ""),
+    ("to-dp", "--n", "20", "--eps0", "1", "--delta", "1e-6", "--orders", "2,,3"),
+    ("to-dp", "--n", "20", "--eps0", "1", "--delta", "1e-6", "--orders", "1"),
+    ("to-dp", "--n", "200000", "--eps0", "1", "--delta", "1e-6"),
+    ("to-dp", "--n", "20", "--eps0", "inf", "--delta", "1e-6"),
+    ("to-dp", "--n", "20", "--eps0", "1/0", "--delta", "1e-6"),
+    ("to-dp", "--n", "20", "--eps0", "1", "--delta", "1/0"),
+    ("to-dp", "--n", "1.5", "--eps0", "1", "--delta", "1e-6"),
+    ("shuffle", "--n", "1000", "--eps0", "1", "--alpha", "1000000", "--bound", "thm5.3.1"),
+    ("shuffle", "--n", "1000", "--eps0", "1", "--alpha", "1000", "--bound", "lower5.3.3"),
+    ("shuffle", "--n", "1000", "--eps0", "1", "--alpha", ""),
+    ("shuffle", "--n", "1000", "--eps0", "nan", "--alpha", "2"),
+    ("shuffle", "--n", "1000", "--eps0", "-1", "--alpha", "2"),
+    ("shuffle", "--n", "1000", "--eps0", "inf", "--alpha", "2"),
+    ("shuffle", "--n", "1e400", "--eps0", "1", "--alpha", "2", "--bound", "thm5.3.1"),
+]
+
+
+@pytest.mark.parametrize("argv", BAD_RDP_INPUTS, ids=lambda a: " ".join(a))
+def test_bad_inputs_one_line_exit_2(capsys, argv):
+    code, out, err = run(capsys, "rdp", *argv)
+    assert code == 2, (code, out, err)
+    assert out == "" and len(err.strip().splitlines()) == 1 and err.startswith("bcdp rdp")
+    assert "Traceback" not in err
+
+
+def _strict(text):
+    def refuse(name):
+        raise AssertionError(f"non-standard JSON constant {name}")
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_infinite_values_are_strict_json_strings(capsys):
+    code, out, _ = run(capsys, "rdp", "shuffle", "--bound", "thm5.3.1", "--n", "100", "--eps0", "inf",
+                       "--alpha", "2", "--json")
+    res = _strict(out)
+    assert code == 0 and res["eps0"] == "inf" and res["curve"][0]["epsilon"] == "inf"
+
+
+def test_exact_decimal_and_ratio_arguments(capsys):
+    # --rounds 1e3 is the integer 1000; eps0 and delta as ratios are read exactly
+    code, out, _ = run(capsys, "rdp", "to-dp", "--n", "12", "--eps0", "1/3", "--delta", "1/3", "--rounds", "1e3",
+                       "--orders", "2,3", "--json")
+    res = _strict(out)
+    assert code == 0 and res["rounds"] == 1000 and res["eps0"] == pytest.approx(1 / 3)
+    truth = cks_60_digits(12, "1/3", "1/3", 1000, res["alpha_star"])
+    assert mpmath.mpf(res["epsilon"]) >= truth
+
+
+def test_bad_input_tuple_is_empty():
+    from bcdp.cli import rdp, zcdp
+
+    assert rdp.BAD_INPUT == () and zcdp.BAD_INPUT == ()
