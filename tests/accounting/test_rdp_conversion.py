@@ -594,3 +594,16 @@ def test_results_are_certified_with_the_former_fields():
     assert bs.rdp_at_alpha_star_upper is None
     for r in (cert, res, bs, zcdp_to_dp(0, 1e-6, "bun-steinke")):
         json.dumps(jsonable(r), allow_nan=False)
+
+
+def test_gaussian_rdp_tiny_sigma_no_zero_division():
+    """gaussian_rdp("1e-200") raised ZeroDivisionError (issue 12): the curve is +inf in float64 (the
+    true value alpha 1e400 / 2 is beyond every float) and the conversion refuses with a message."""
+    from bcdp.accounting.conversion import gaussian_rdp, rdp_to_dp
+    from bcdp.core.errors import InvalidInputError
+
+    curve = gaussian_rdp("1e-200")
+    assert curve(2) == math.inf
+    with pytest.raises(InvalidInputError):
+        rdp_to_dp(curve, "1e-6", "cks")
+    assert gaussian_rdp("1e-100")(2) == pytest.approx(1e200, rel=1e-12)   # 2 * 1/(2 * 1e-200)

@@ -2,12 +2,16 @@
 
 import json
 import math
+from fractions import Fraction
 
 import mpmath
 import numpy as np
 import pytest
 from bcdp.cli import main
+from bcdp.cli.rdp import to_dp
 from bcdp.shuffle.exact import rr_pair_over_j_mp
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy.stats import binom
 
 
@@ -70,7 +74,7 @@ def exact_pair_dp_epsilon(n: int, eps0: float, delta: float) -> float:
 
 
 def test_to_dp_is_sound_against_exact_profile(capsys):
-    n, eps0, delta = 1000, 1.0, 1e-6
+    n, eps0, delta = 300, 1.0, 1e-6
     code, out, _ = run(capsys, "rdp", "to-dp", "--n", str(n), "--eps0", "1", "--delta", "1e-6", "--exact",
                        "--orders", "2,4,8,16,32,64,128", "--json")
     assert code == 0
@@ -127,3 +131,119 @@ def test_to_dp_encloses_60_digit_conversion_of_the_printed_curve(capsys, method,
         lo = max(conv(A, R, D), 0)
         hi = max(conv(A, R * (1 + 2 * mpmath.mpf(10) ** -12), D), 0)
         assert lo <= mpmath.mpf(res["epsilon"]) <= hi * (1 + mpmath.mpf(2) ** -50)
+
+
+# -- certified means never below the truth (issue 12) ------------------------------------------------
+
+def cks_60_digits(n: int, eps0: str, delta: str, rounds: int, alpha: float) -> mpmath.mpf:
+    """The CKS conversion (CKS 2020 Prop. 12, thesis eq. (5.41)) of T times the exact curve at one
+    order, recomputed at 60 digits: the curve from the mpmath brute force over every j and both
+    directions (rr_pair_over_j_mp, independent of the arb code), the conversion from its printed
+    formula."""
+    rows = rr_pair_over_j_mp(n, eps0, mpmath.mpf(alpha), dps=60)
+    with mpmath.workdps(60):
+        r = max(v for row in rows for v in row)
+        A = mpmath.mpf(alpha)
+        D = mpmath.mpf(Fraction(delta).numerator) / Fraction(delta).denominator
+        eps = rounds * r + (-mpmath.log(D) + (A - 1) * mpmath.log((A - 1) / A) - mpmath.log(A)) / (A - 1)
+        return max(eps, mpmath.mpf(0))
+
+
+def test_to_dp_exact_reported_case_not_below_60_digit_value(capsys):
+    """Issue 12: n = 20, eps0 = 1e-7, delta = 1e-6, T = 1e20 printed 50012.42902 < the CKS value
+    50012.42922 (a float64 curve wrapped in +-1e-12).  Now above the 60-digit value, and tight."""
+    rounds = 10 ** 20
+    code, out, _ = run(capsys, "rdp", "to-dp", "--n", "20", "--eps0", "1e-7", "--delta", "1e-6",
+                       "--rounds", str(rounds), "--json")
+    assert code == 0
+    res = json.loads(out)
+    truth = cks_60_digits(20, "1e-7", "1e-6", rounds, res["alpha_star"])
+    assert mpmath.mpf(res["epsilon"]) >= truth
+    assert mpmath.mpf(res["epsilon"]) <= truth * (1 + mpmath.mpf(10) ** -12)
+    assert float(truth) > 50012.4292  # the value the issue reports for CKS at this order
+
+
+@settings(max_examples=12, deadline=None)
+@given(n=st.integers(2, 9),
+       eps0=st.sampled_from(["1e-15", "1e-7", "3e-4", "0.5", "4", "25"]),
+       rounds=st.sampled_from([1, 7, 10 ** 6, 10 ** 20]),
+       delta=st.sampled_from(["1e-12", "1e-6", "0.5"]),
+       orders=st.lists(st.integers(2, 40), min_size=1, max_size=3, unique=True))
+def test_to_dp_exact_certified_never_below_high_precision_recomputation(n, eps0, rounds, delta, orders):
+    """Extreme parameters (tiny and huge eps0, small n, huge T): the certified eps is >= the
+    conversion recomputed at 60 digits at the reported alpha_star, and the enclosure is tight."""
+    res = to_dp(n, eps0, delta, rounds, None, "cks", sorted(orders))
+    truth = cks_60_digits(n, eps0, delta, rounds, res["alpha_star"])
+    eps = mpmath.mpf(res["epsilon"])
+    assert eps >= truth
+    assert eps <= truth * (1 + mpmath.mpf(10) ** -9) + mpmath.mpf(10) ** -300
+
+
+def test_to_dp_exact_guards_total_cost_not_per_order(capsys):
+    # n = 2000 is far below the per-order limit of `rdp shuffle`, but 63 orders of the certified
+    # curve are about 1e8 terms: refused at once, with the ways out named
+    code, _, err = run(capsys, "rdp", "to-dp", "--n", "2000", "--eps0", "1", "--delta", "1e-8")
+    assert code == 2 and "--allow-slow" in err and "--orders" in err and "--bound" in err
+    assert len(err.strip().splitlines()) == 1
+
+
+# -- bad inputs of issue 12: one-line error, exit 2; strict JSON ---------------------------------------
+
+BAD_RDP_INPUTS = [
+    ("to-dp", "--n", "20", "--eps0", "1", "--delta", "1e-6", "--rounds", "0"),
+    ("to-dp", "--n", "20", "--eps0", "1", "--delta", "1e-6", "--rounds", "-5"),
+    ("to-dp", "--n", "20", "--eps0", "1", "--delta", "1e-6", "--rounds", "2.5"),
+    ("to-dp", "--n", "20", "--eps0", "1", "--delta", "1e-6", "--rounds", "1e100000000"),
+    ("to-dp", "--n", "20", "--eps0", "1", "--delta", "1e-6", "--orders", ""),
+    ("to-dp", "--n", "20", "--eps0", "1", "--delta", "1e-6", "--orders", "2,,3"),
+    ("to-dp", "--n", "20", "--eps0", "1", "--delta", "1e-6", "--orders", "1"),
+    ("to-dp", "--n", "200000", "--eps0", "1", "--delta", "1e-6"),
+    ("to-dp", "--n", "20", "--eps0", "inf", "--delta", "1e-6"),
+    ("to-dp", "--n", "20", "--eps0", "1/0", "--delta", "1e-6"),
+    ("to-dp", "--n", "20", "--eps0", "1", "--delta", "1/0"),
+    ("to-dp", "--n", "1.5", "--eps0", "1", "--delta", "1e-6"),
+    ("shuffle", "--n", "1000", "--eps0", "1", "--alpha", "1000000", "--bound", "thm5.3.1"),
+    ("shuffle", "--n", "1000", "--eps0", "1", "--alpha", "1000", "--bound", "lower5.3.3"),
+    ("shuffle", "--n", "1000", "--eps0", "1", "--alpha", ""),
+    ("shuffle", "--n", "1000", "--eps0", "nan", "--alpha", "2"),
+    ("shuffle", "--n", "1000", "--eps0", "-1", "--alpha", "2"),
+    ("shuffle", "--n", "1000", "--eps0", "inf", "--alpha", "2"),
+    ("shuffle", "--n", "1e400", "--eps0", "1", "--alpha", "2", "--bound", "thm5.3.1"),
+]
+
+
+@pytest.mark.parametrize("argv", BAD_RDP_INPUTS, ids=lambda a: " ".join(a))
+def test_bad_inputs_one_line_exit_2(capsys, argv):
+    code, out, err = run(capsys, "rdp", *argv)
+    assert code == 2, (code, out, err)
+    assert out == "" and len(err.strip().splitlines()) == 1 and err.startswith("bcdp rdp")
+    assert "Traceback" not in err
+
+
+def _strict(text):
+    def refuse(name):
+        raise AssertionError(f"non-standard JSON constant {name}")
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_infinite_values_are_strict_json_strings(capsys):
+    code, out, _ = run(capsys, "rdp", "shuffle", "--bound", "thm5.3.1", "--n", "100", "--eps0", "inf",
+                       "--alpha", "2", "--json")
+    res = _strict(out)
+    assert code == 0 and res["eps0"] == "inf" and res["curve"][0]["epsilon"] == "inf"
+
+
+def test_exact_decimal_and_ratio_arguments(capsys):
+    # --rounds 1e3 is the integer 1000; eps0 and delta as ratios are read exactly
+    code, out, _ = run(capsys, "rdp", "to-dp", "--n", "12", "--eps0", "1/3", "--delta", "1/3", "--rounds", "1e3",
+                       "--orders", "2,3", "--json")
+    res = _strict(out)
+    assert code == 0 and res["rounds"] == 1000 and res["eps0"] == pytest.approx(1 / 3)
+    truth = cks_60_digits(12, "1/3", "1/3", 1000, res["alpha_star"])
+    assert mpmath.mpf(res["epsilon"]) >= truth
+
+
+def test_bad_input_tuple_is_empty():
+    from bcdp.cli import rdp, zcdp
+
+    assert rdp.BAD_INPUT == () and zcdp.BAD_INPUT == ()

@@ -55,3 +55,32 @@ def test_enclosures_contain_60_digit_references(capsys, rho, delta):
             lo, hi = res["details"][name]["enclosure"]
             assert mp.mpf(lo) <= ref <= mp.mpf(hi)
             assert mp.mpf(res["epsilon"][name]) >= max(ref, 0)
+
+
+@pytest.mark.parametrize("argv", [
+    ("--rho", "1/0", "--delta", "1e-6"), ("--rho", "1", "--delta", "1/0"), ("--rho", "abc", "--delta", "1e-6"),
+    ("--rho", "nan", "--delta", "1e-6"), ("--rho", "inf", "--delta", "1e-6"), ("--rho", "1", "--delta", "0"),
+    ("--rho", "1", "--delta", "1e100000000"), ("--rho", "1e-100000000", "--delta", "1e-6"),
+], ids=lambda a: " ".join(a))
+def test_bad_inputs_one_line_exit_2(capsys, argv):
+    code, out, err = run(capsys, "zcdp", "to-dp", *argv)
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def _strict(text):
+    def refuse(name):
+        raise AssertionError(f"non-standard JSON constant {name}")
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_ratio_arguments_and_strict_json(capsys):
+    """--rho 1/3 --delta 1/3 (a traceback after computing, issue 12) and --rho 0 (printed Infinity):
+    exit 0, strict JSON, infinities as "inf"; the Bun-Steinke value against its closed form."""
+    code, out, _ = run(capsys, "zcdp", "to-dp", "--rho", "1/3", "--delta", "1/3", "--json")
+    res = _strict(out)
+    assert code == 0 and res["rho"] == pytest.approx(1 / 3) and res["delta"] == pytest.approx(1 / 3)
+    assert res["epsilon"]["bun-steinke"] == pytest.approx(1 / 3 + 2 * math.sqrt(math.log(3) / 3), rel=1e-12)
+    code, out, _ = run(capsys, "zcdp", "to-dp", "--rho", "0", "--delta", "1e-6", "--json")
+    res = _strict(out)
+    assert code == 0 and res["epsilon"] == {"cks": 0.0, "bun-steinke": 0.0}
+    assert res["details"]["bun-steinke"]["alpha_star"] == "inf"

@@ -519,3 +519,25 @@ def test_shuffled_rdp_exact_equals_direct_fraction_sum():
         for dps in (20, 50, 70):
             got = se.shuffled_rdp_exact(kern, D, Dp, alpha, dps=dps)
             assert abs(got - ref) <= mpmath.mpf(10) ** -(dps - 2) * abs(ref)
+
+
+# -- certified enclosure of the exact curve (issue 12) ----------------------------------------------
+
+@pytest.mark.parametrize("n,eps0,alpha", [(2, "1e-15", 2), (7, "1e-7", 3), (9, "0.5", "5/2"), (11, "3", 17),
+                                          (5, "25", 40), (6, "0", 4)])
+def test_worst_pair_ball_contains_mpmath_bruteforce(n, eps0, alpha):
+    """The arb ball of rr_worst_pair_rdp_ball contains the max over every j and both directions of
+    the 60-digit mpmath brute force (rr_pair_over_j_mp), and is tight (relative radius <= 1e-18)."""
+    from bcdp.shuffle.rr_all_pairs import rr_worst_pair_rdp_ball
+
+    from bcdp.core.intervals import ball_lower, ball_upper
+
+    ball = rr_worst_pair_rdp_ball(n, eps0, alpha)
+    lo, hi = ball_lower(ball), ball_upper(ball)
+    with mpmath.workdps(60):
+        a = mpmath.mpf(Fraction(alpha).numerator) / Fraction(alpha).denominator
+        truth = max(v for row in se.rr_pair_over_j_mp(n, eps0, a, dps=60) for v in row)
+        t = Fraction(mpmath.nstr(truth, 58, min_fixed=-mpmath.inf, max_fixed=mpmath.inf))
+    tol = abs(t) * Fraction(1, 10 ** 50)
+    assert lo - tol <= t <= hi + tol
+    assert hi - lo <= Fraction(1, 10 ** 18) * abs(t) + Fraction(1, 10 ** 300)

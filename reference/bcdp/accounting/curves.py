@@ -159,7 +159,8 @@ def gaussian_rdp(sigma: Any, sensitivity: Any = 1) -> RdpCurve:
         raise InvalidInputError(f"sigma must be a finite real > 0, got {sigma!r}")
     if not (math.isfinite(d) and d > 0):
         raise InvalidInputError(f"sensitivity must be a finite real > 0, got {sensitivity!r}")
-    c = d * d / (2 * s * s)
+    q = d / s                                      # (d/s)^2/2: d*d/(2*s*s) underflows to 0/0 at s = 1e-200
+    c = 0.5 * q * q if q < 1e150 else math.inf     # beyond ~1e308 the search value is +inf (certified stays exact)
 
     def cert(a):
         S, D = enclose(sigma, "sigma"), enclose(sensitivity, "sensitivity")

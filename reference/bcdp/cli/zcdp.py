@@ -9,14 +9,21 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 from typing import Any
 
 from bcdp.core.errors import EXIT_OK
+from bcdp.core.numbers import to_float_input, to_fraction
 
-#: builtin exceptions this command reports as bad input (exit 2), besides every BcdpError (as the
-#: command has always done: the accountant's input checks are InvalidInputError, plain ValueError /
-#: TypeError cover number parsing that has not been converted yet).
-BAD_INPUT: tuple[type[Exception], ...] = (ValueError, TypeError)
+#: builtin exceptions this command reports as bad input (exit 2), besides every BcdpError: none, rho
+#: and delta are read through bcdp.core.numbers (InvalidInputError) before any computation.
+BAD_INPUT: tuple[type[Exception], ...] = ()
+
+
+def _num(x: Any) -> float | str:
+    """A float for strict JSON: infinities as the strings "inf" / "-inf" (never ``Infinity``)."""
+    x = float(x)
+    return ("inf" if x > 0 else "-inf") if math.isinf(x) else x
 
 CERTIFICATION = ("each epsilon is the upper end of an arb ball evaluation (python-flint, 200 bits) of "
                  "the conversion at the chosen alpha, rounded up to the next float; rho and delta "
@@ -35,16 +42,19 @@ def add_parser(subparsers: Any) -> None:
 def run(args: argparse.Namespace) -> int:
     from bcdp.accounting.conversion import zcdp_to_dp
 
+    rho_text, delta_text = str(args.rho).strip(), str(args.delta).strip()
+    to_fraction(rho_text, "rho")                   # exact readings (caps, 1/0 refused) before computing
+    to_fraction(delta_text, "delta")
     out: dict[str, Any] = {"rho": None, "delta": None, "epsilon": {}, "details": {}}
     for method in ("cks", "bun-steinke"):
-        res = zcdp_to_dp(args.rho, args.delta, method)
-        out["epsilon"][method] = res.epsilon_certified_upper
-        out["details"][method] = {"alpha_star": res.alpha_star, "source": res.source,
-                                  "enclosure": list(res.enclosure)}
-    out["rho"], out["delta"] = float(args.rho), float(args.delta)
+        res = zcdp_to_dp(rho_text, delta_text, method)
+        out["epsilon"][method] = _num(res.epsilon_certified_upper)
+        out["details"][method] = {"alpha_star": _num(res.alpha_star), "source": res.source,
+                                  "enclosure": [_num(x) for x in res.enclosure]}
+    out["rho"], out["delta"] = to_float_input(rho_text, "rho"), to_float_input(delta_text, "delta")
     out["certification"] = CERTIFICATION
     if args.json:
-        print(json.dumps(out, indent=2))
+        print(json.dumps(out, indent=2, allow_nan=False))
     else:
         print(f"rho = {args.rho}, delta = {args.delta}")
         for method, eps in out["epsilon"].items():

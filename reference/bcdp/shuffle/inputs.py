@@ -155,7 +155,8 @@ def check_alpha(alpha: Any, integer: bool) -> mpmath.mpf:
     """alpha > 1 (real) or an integer >= 2; +inf allowed only for real-order bounds."""
     if alpha is None or isinstance(alpha, bool):
         raise WrongTypeError(f"alpha must be a real number > 1, got {alpha!r}")
-    a = read_mpf(alpha, "alpha")
+    with mpmath.workdps(max(mpmath.mp.dps, 80)):    # "1.000000000000000000001" is > 1
+        a = read_mpf(alpha, "alpha")
     if mpmath.isnan(a):
         raise InvalidInputError("alpha is NaN")
     if a <= 1:
