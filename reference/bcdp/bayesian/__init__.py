@@ -26,8 +26,7 @@ matplotlib; each name loads its module on first use.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from bcdp.core.lazy import lazy_exports
 
 _EXPORTS = {
     # exact engine (Defs. 1-4, eq. 13)
@@ -49,24 +48,6 @@ _EXPORTS = {
     "cdp_vector_fast": "fast", "bcdp_vector_fast": "fast", "coordinate_dependence_fast": "fast",
 }
 
-__all__ = [
-    "BudgetAllocation", "FastParameter", "OptimalAllocation", "allocate_budgets", "bcdp_vector",
-    "bcdp_vector_fast", "bdp_epsilon", "bdp_epsilon_fast", "cdp_vector", "cdp_vector_fast",
-    "conditional_output_laws", "coordinate_dependence", "coordinate_dependence_fast",
-    "ldp_epsilon", "ldp_epsilon_fast", "min_delta_baseline", "mse_objective",
-    "mse_objective_float", "neyman_pearson_curve", "prop4_bcdp_bound", "prop4_bcdp_bound_float",
-    "prop4_bound_ratios", "prop6_condition_holds", "satisfies_testing_criterion",
-]
-
-
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return list(__all__)
+__getattr__, __dir__, __all__ = lazy_exports(
+    __name__, {f"bcdp.bayesian.{module}": [n for n, m in _EXPORTS.items() if m == module]
+               for module in sorted(set(_EXPORTS.values()))})

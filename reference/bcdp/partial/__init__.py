@@ -22,8 +22,7 @@ The main functions below are importable from the package itself; each is loaded 
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
+from bcdp.core.lazy import lazy_exports
 
 #: public name -> module of this package that defines it
 _EXPORTS = {
@@ -39,17 +38,6 @@ _EXPORTS = {
     "whole_record_zcdp": "concentrated",
 }
 
-__all__ = sorted(_EXPORTS)
-
-
-def __getattr__(name: str) -> Any:
-    module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'bcdp.partial' has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"bcdp.partial.{module}"), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_EXPORTS))
+__getattr__, __dir__, __all__ = lazy_exports(
+    __name__, {f"bcdp.partial.{module}": [n for n, m in _EXPORTS.items() if m == module]
+               for module in sorted(set(_EXPORTS.values()))})

@@ -20,8 +20,7 @@ loads neither sympy, scipy nor matplotlib).
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any
+from bcdp.core.lazy import lazy_exports
 
 _WHERE = {
     "bcdp.shuffle.shuffled_bounds": ("thm531_upper", "thm532_upper", "cor531_upper", "efm19_upper",
@@ -35,27 +34,5 @@ _WHERE = {
     "bcdp.shuffle.clones": ("clones_closed_form", "clones_numerical"),
     "bcdp.shuffle.composition": ("kov_optimal_composition", "clones_kov_composition"),
 }
-_MODULE_OF = {name: module for module, names in _WHERE.items() for name in names}
-
-
-def __getattr__(name: str) -> Any:
-    module = _MODULE_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_MODULE_OF))
-
-
-# the names of __all__ are provided lazily by __getattr__ above
-__all__ = [  # noqa: F822
-    "BOUNDS", "clones_closed_form", "clones_kov_composition", "clones_numerical", "cor531_upper",
-    "cor532_lower", "efm19_upper", "kov_optimal_composition", "nbar", "rr_pair_rdp", "rr_pair_rdp_mp",
-    "rr_worst_pair_rdp", "shuffled_law", "shuffled_rdp_exact", "thm531_upper", "thm531_upper_float",
-    "thm532_upper", "thm532_upper_float", "thm533_lower", "thm541_upper", "thm541_upper_float",
-    "thm542_lower",
-]
+__getattr__, __dir__, _LAZY_NAMES = lazy_exports(__name__, _WHERE)
+__all__ = sorted(_LAZY_NAMES)

@@ -9,8 +9,7 @@ first use.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any
+from bcdp.core.lazy import lazy_exports
 
 _WHERE = {
     "bcdp.shuffle.clones": ("CLOSED_FORM_VARIANTS", "clone_pair_delta", "clones_closed_form",
@@ -18,25 +17,5 @@ _WHERE = {
     "bcdp.shuffle.composition": ("advanced_composition", "clones_kov_composition", "kov_closed_form",
                                  "kov_delta", "kov_optimal_composition"),
 }
-_MODULE_OF = {name: module for module, names in _WHERE.items() for name in names}
-
-
-def __getattr__(name: str) -> Any:
-    module = _MODULE_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_MODULE_OF))
-
-
-# the names of __all__ are provided lazily by __getattr__ above
-__all__ = [  # noqa: F822
-    "CLOSED_FORM_VARIANTS", "advanced_composition", "clone_pair_delta", "clones_closed_form",
-    "clones_closed_form_cap", "clones_kov_composition", "clones_numerical", "kov_closed_form",
-    "kov_delta", "kov_optimal_composition",
-]
+__getattr__, __dir__, _LAZY_NAMES = lazy_exports(__name__, _WHERE)
+__all__ = sorted(_LAZY_NAMES)

@@ -18,10 +18,8 @@ Names are loaded on first use (``import bcdp.shuffle.bounds`` loads neither scip
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any
-
-from bcdp.core.errors import InvalidInputError, ValidityConditionError
+from bcdp.core.errors import InvalidInputError, ValidityConditionError  # noqa: F401  (re-exported)
+from bcdp.core.lazy import lazy_exports
 
 _WHERE = {
     "bcdp.shuffle.inputs": ("DEFAULT_DPS",),
@@ -37,56 +35,5 @@ _WHERE = {
         "cor531_upper_float", "cor532_lower_float", "efm19_upper_float", "thm531_upper_float",
         "thm532_upper_float", "thm533_lower_float", "thm541_upper_float"),
 }
-_MODULE_OF = {name: module for module, names in _WHERE.items() for name in names}
-
-
-def __getattr__(name: str) -> Any:
-    module = _MODULE_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_MODULE_OF))
-
-
-# the names of __all__ are provided lazily by __getattr__ above
-__all__ = [  # noqa: F822
-    "BOUNDS",
-    "DEFAULT_DPS",
-    "THM541_VARIANTS",
-    "BoundSpec",
-    "InvalidInputError",
-    "ValidityConditionError",
-    "binomial_central_moments",
-    "cor531_condition",
-    "cor531_upper",
-    "cor531_upper_float",
-    "cor532_lower",
-    "cor532_lower_float",
-    "efm19_upper",
-    "efm19_upper_float",
-    "interpolate_real_alpha",
-    "kbar",
-    "lemma541_subsampled",
-    "nbar",
-    "special_sum",
-    "thm531_upper",
-    "thm531_upper_float",
-    "thm531_upper_real",
-    "thm532_upper",
-    "thm532_upper_float",
-    "thm533_lower",
-    "thm533_lower_float",
-    "thm535_special_case",
-    "thm536_special_case",
-    "thm541_upper",
-    "thm541_upper_float",
-    "thm542_lower",
-    "thm544_ternary",
-    "thm546_ternary_special_case",
-    "upsilon",
-]
+__getattr__, __dir__, _LAZY_NAMES = lazy_exports(__name__, _WHERE)
+__all__ = sorted(_LAZY_NAMES + ["InvalidInputError", "ValidityConditionError"])

@@ -27,8 +27,7 @@ NaN.  Names are loaded on first use.
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import Any
+from bcdp.core.lazy import lazy_exports
 
 _WHERE = {
     "bcdp.shuffle.inputs": ("DIRECTIONS",),
@@ -40,27 +39,5 @@ _WHERE = {
     "bcdp.shuffle.logspace": ("log_binom_pmf",),
     "bcdp.core.divergences": ("renyi_moment_exact",),
 }
-_MODULE_OF = {name: module for module, names in _WHERE.items() for name in names}
-
-
-def __getattr__(name: str) -> Any:
-    module = _MODULE_OF.get(name)
-    if module is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(module), name)
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_MODULE_OF))
-
-
-# the names of __all__ are provided lazily by __getattr__ above
-__all__ = [  # noqa: F822
-    "DIRECTIONS", "argmax_pair", "exact_exp_eps0", "kary_rr_kernel", "log_binom_pmf",
-    "random_ldp_kernel", "renyi_divergence_mp", "renyi_moment_exact", "rr_all_pairs_rdp",
-    "rr_pair_log_moment", "rr_pair_over_j_mp", "rr_pair_rdp", "rr_pair_rdp_mp", "rr_worst_pair_rdp",
-    "rr_worst_vs_lower_pair", "shuffled_law", "shuffled_rdp_exact", "subsampled_shuffled_law",
-    "subsampled_shuffled_rdp_exact",
-]
+__getattr__, __dir__, _LAZY_NAMES = lazy_exports(__name__, _WHERE)
+__all__ = sorted(_LAZY_NAMES)
