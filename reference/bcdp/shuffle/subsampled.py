@@ -111,7 +111,9 @@ def gdd21e_rdp_float(n: int, eps0: float, alphas: Sequence[int] | np.ndarray, *,
     if math.isinf(e):
         return np.full(arr.shape, np.inf)
     a = arr.astype(float)
-    out = np.log1p(2 * a * (a - 1) * math.expm1(e) ** 2 / n) / (a - 1)
+    from bcdp.shuffle.float_bounds import cor531_upper_float  # scipy: only when a float twin runs
+
+    out = cor531_upper_float(n, e, arr, enforce=False)  # (3.5) is Cor 5.3.1's (5.5); own condition below
     if enforce:
         ok = (4 * np.log(a) + 5 * e) * (1 + 1e-12) <= math.log(n / 9)
         if e == 0:
