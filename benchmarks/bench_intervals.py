@@ -19,8 +19,8 @@ Workloads (each in both backends at the same working precision, 53 / 120 / 250 b
 * b2 -- the same sum with the terms from the product recurrence P_{k+1} = P_k (n-k)/(k+1) p/(1-p)
 * c  -- sign decision of exp(1/7) + log(3/2) - R with R rational, 1e-30 relative below (the
   shape of ``bcdp.core.intervals.compare``); per precision, and the 53->1000 escalation
-* d  -- the same difference given as a sympy expression: ``bcdp.core.intervals.interval``
-  (sympy tree walk, mpmath.iv) against the same walk building an arb ball
+* d  -- the same difference given as a sympy expression: the sympy -> mpmath.iv walk of the pre-arb
+  core against the library's arb walk ``bcdp.core.intervals.ball``
 
 Rigour check: every enclosure must contain the 100-digit ``mpmath.mp`` reference value (checked
 exactly with Fractions on the endpoints, with a 1e-95 relative band around the reference).
@@ -155,7 +155,7 @@ def contains_ref(lo: Fraction, hi: Fraction, ref: mpmath.mpf) -> bool:
 # ----------------------------------------------------------------------------------------------
 
 class IvPrec:
-    """Set mpmath.iv.prec for a block and restore it (as bcdp does)."""
+    """Set mpmath.iv.prec for a block and restore it (as bcdp did before the switch to arb)."""
 
     def __init__(self, prec: int):
         self.prec = prec
@@ -369,45 +369,46 @@ def _sympy_diff():
     return sympy.exp(sympy.Rational(1, 7)) + sympy.log(sympy.Rational(3, 2)) - R
 
 
-def _arb_walk(e) -> arb:
-    """The arb analogue of bcdp.core.intervals._iv (same node types, same order of operations)."""
+def _iv_walk(e, iv):
+    """The sympy -> mpmath.iv walk bcdp.core.intervals used before the switch to arb (kept here as
+    the baseline of workload d; same node types and order of operations as bcdp.core.intervals.ball)."""
     import sympy
     if isinstance(e, sympy.Rational):
-        return arb(fmpq(int(e.p), int(e.q)))
+        return iv.mpf(int(e.p)) / iv.mpf(int(e.q))
     if e is sympy.E:
-        return arb(1).exp()
+        return iv.exp(iv.mpf(1))
     if isinstance(e, sympy.Add):
-        out = arb(0)
+        out = iv.mpf(0)
         for a in e.args:
-            out = out + _arb_walk(a)
+            out = out + _iv_walk(a, iv)
         return out
     if isinstance(e, sympy.Mul):
-        out = arb(1)
+        out = iv.mpf(1)
         for a in e.args:
-            out = out * _arb_walk(a)
+            out = out * _iv_walk(a, iv)
         return out
     if isinstance(e, sympy.Pow):
         base, ex = e.args
         if isinstance(ex, sympy.Integer):
             n = int(ex)
-            b = _arb_walk(base)
-            return b ** n if n >= 0 else 1 / b ** (-n)
-        return (_arb_walk(ex) * _arb_walk(base).log()).exp()
+            b = _iv_walk(base, iv)
+            return b ** n if n >= 0 else iv.mpf(1) / b ** (-n)
+        return iv.exp(_iv_walk(ex, iv) * iv.log(_iv_walk(base, iv)))
     if isinstance(e, sympy.exp):
-        return _arb_walk(e.args[0]).exp()
+        return iv.exp(_iv_walk(e.args[0], iv))
     if isinstance(e, sympy.log):
-        return _arb_walk(e.args[0]).log()
+        return iv.log(_iv_walk(e.args[0], iv))
     raise TypeError(f"cannot evaluate {e}")
 
 
 def d_iv(prec: int) -> list:
-    from bcdp.core.intervals import interval
-    return [interval(D_EXPR, prec)]
+    with IvPrec(prec) as ivc:
+        return [_iv_walk(D_EXPR, ivc)]
 
 
 def d_arb(prec: int) -> list:
-    with flint.ctx.workprec(prec):
-        return [_arb_walk(D_EXPR)]
+    from bcdp.core.intervals import ball   # the library's own walk (arb)
+    return [ball(D_EXPR, prec)]
 
 
 D_EXPR: Any = None
