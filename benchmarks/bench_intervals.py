@@ -452,7 +452,7 @@ def run_table(quick: bool) -> list[dict]:
         ("b1 10^4-term binomial sum via lgamma", b1_iv, b1_arb, b_ref),
         ("b2 10^4-term binomial sum via products", b2_iv, b2_arb, b_ref),
         ("c  sign of 1e-30-relative difference", c_iv, c_arb, c_ref),
-        ("d  same via sympy walk (bcdp interval())", d_iv, d_arb, d_ref),
+        ("d  same via sympy walk (iv vs bcdp ball())", d_iv, d_arb, d_ref),
     ]
     budget, max_rep = (0.3, 2) if quick else (1.5, 5)
     rows = []
