@@ -77,11 +77,8 @@ def _directed(x: Any, up: bool) -> float:
     if q == 0:
         return 0.0
     try:
-        f = float(q)  # correctly rounded (to nearest); subnormals included
+        f = float(q)  # correctly rounded (to nearest); subnormals included; raises beyond the range
     except OverflowError:
-        big = sys.float_info.max
-        return (math.inf if up else big) if q > 0 else (-big if up else -math.inf)
-    if math.isinf(f):
         big = sys.float_info.max
         return (math.inf if up else big) if q > 0 else (-big if up else -math.inf)
     if up and Fraction(f) < q:
