@@ -1,0 +1,305 @@
+"""Mutation-testing gate (mutmut 3) over the trusted parts of bcdp: on demand, not in the default CI run.
+
+    pip install -e '.[dev]'                                   # mutmut (the dev extra)
+    python3 benchmarks/mutation_gate.py                       # every gated package (~1 h on 2 cores)
+    python3 benchmarks/mutation_gate.py core accounting       # selected packages
+    python3 benchmarks/mutation_gate.py --report              # re-read the last run, no new run
+    python3 benchmarks/mutation_gate.py core --survivors      # print each survivor's diff
+    python3 benchmarks/mutation_gate.py --check tests/core/test_x.py --mutants 'bcdp.core.spaces.*'
+                                                              # which survivors a new test kills
+
+mutmut 3 resolves module names from file paths under ``./``, ``src/`` or ``source/``; our sources are
+under ``reference/`` and three data packages are mapped in by ``package-dir``.  So the script stages a
+copy of the tree in ``build/mutation/`` (``src/bcdp`` with ``checks``, ``golden`` and ``data`` copied
+in, ``tests/``, a ``pyproject.toml`` holding the mutmut configuration below), runs ``mutmut run`` there,
+and reads the verdicts back.  Your checkout is never modified.
+
+Every mutant of a gated module is run against the tests that execute its function (mutmut records
+them in a first pass over the default test run, ``-m 'not slow'``).  A mutant is *killed* when one of
+them fails or times out; a *survivor* is either a missing test or a documented equivalent mutant in
+``benchmarks/mutation_equivalents.toml`` (its mutant name, the changed line it must still show, and
+the reason it cannot change behaviour).  "No tests" counts as survived.
+
+Kill rate of a package = killed / (mutants - documented equivalents).  The script exits 0 only when
+every package meets ``--target`` (default 0.95) and no equivalent entry is stale; 1 otherwise.
+
+Not mutated, by configuration (``DO_NOT_MUTATE_PATTERNS``): the text of error messages (the lines of a
+``raise`` statement) and provenance strings (``source=`` / ``label=`` / ``evidence=`` arguments and
+the ``SOURCE``/``PROVENANCE`` constants).  They are text, not arithmetic; the messages that are
+contracts are pinned by the CLI tests (``tests/cli/``) that match on them.  Everything else --
+numbers, comparisons, operators, arguments, defaults, keywords, returns -- is mutated.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+STAGE = ROOT / "build" / "mutation"
+EQUIVALENTS = ROOT / "benchmarks" / "mutation_equivalents.toml"
+
+# package label -> module globs (relative to the staged src/): the core, the three papers' accountants
+# and bounds, the allocation, the mechanisms and the conversions.
+GATE: dict[str, list[str]] = {
+    "core": ["bcdp/core/*"],
+    "accounting": ["bcdp/accounting/*"],
+    "bayesian": [
+        "bcdp/bayesian/allocation.py", "bcdp/bayesian/optimal_allocation/*", "bcdp/bayesian/mechanisms.py",
+        "bcdp/bayesian/notions.py", "bcdp/bayesian/cdp_to_bcdp.py", "bcdp/bayesian/variants.py",
+    ],
+    "partial": [
+        "bcdp/partial/pure.py", "bcdp/partial/concentrated.py", "bcdp/partial/dstar.py",
+        "bcdp/partial/robust_error.py", "bcdp/partial/histogram.py",
+    ],
+    "shuffle": [
+        "bcdp/shuffle/shuffled_bounds.py", "bcdp/shuffle/subsampled_bounds.py", "bcdp/shuffle/subsampled.py",
+        "bcdp/shuffle/float_bounds.py", "bcdp/shuffle/composition.py", "bcdp/shuffle/rr_pair.py",
+        "bcdp/shuffle/inputs.py",
+    ],
+}
+
+# tests of the repository's text and layout (module sizes, citations, the README's commands): they read
+# files, not behaviour, and the trampolined copy mutmut runs is not the repository's layout
+LAYOUT_TESTS = ["tests/test_architecture.py", "tests/test_code_citations.py", "tests/test_docs_citations.py",
+                "tests/test_readme.py"]
+
+DO_NOT_MUTATE_PATTERNS = [
+    r"^\s*raise\s",                                   # error messages (the whole raise statement)
+    r"^\s*(source|label|evidence|provenance)\s*=",    # provenance text passed as keyword arguments
+    r"^\s*[A-Z_]*(SOURCE|PROVENANCE)[A-Z_]*\s*=",     # provenance constants
+]
+
+
+def stage(packages: list[str]) -> None:
+    """Copy the tree into build/mutation (fresh each run) and write mutmut's configuration."""
+    if STAGE.exists():
+        shutil.rmtree(STAGE)
+    src = STAGE / "src" / "bcdp"
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "checks", "golden", "data")
+    shutil.copytree(ROOT / "reference" / "bcdp", src, ignore=ignore)
+    for name, origin in (("checks", "proofs_checks"), ("golden", "tables"), ("data", "docs")):
+        shutil.copytree(ROOT / origin, src / name, ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(ROOT / "tests", STAGE / "tests", ignore=shutil.ignore_patterns("__pycache__", ".hypothesis"))
+    for extra in ("README.md", "CHANGELOG.md"):
+        shutil.copy2(ROOT / extra, STAGE / extra)
+    shutil.copytree(ROOT / "benchmarks", STAGE / "benchmarks", ignore=shutil.ignore_patterns("__pycache__"))
+    # tests that read the repository layout (reference/, proofs_checks/, tables/, docs/) find the staged
+    # copy: symlinks in the stage and, pre-created (mutmut keeps what exists), in mutmut's mutants/ tree
+    for where in (STAGE, STAGE / "mutants"):
+        where.mkdir(exist_ok=True)
+        for name, target in (("reference", "src"), ("proofs_checks", "src/bcdp/checks"),
+                             ("tables", "src/bcdp/golden"), ("docs", "src/bcdp/data")):
+            (where / name).symlink_to(target, target_is_directory=True)
+    # tests that run the CLI in a subprocess (cwd = a temporary directory, PYTHONPATH = mutants/src)
+    # import the trampolined modules, and mutmut reads its configuration from the cwd at import: load
+    # it from the stage first (sitecustomize runs at interpreter start-up, only under mutmut)
+    (STAGE / "mutants" / "src").mkdir(parents=True, exist_ok=True)
+    (STAGE / "mutants" / "src" / "sitecustomize.py").write_text(
+        "import os\n"
+        "if 'MUTANT_UNDER_TEST' in os.environ:\n"
+        "    _cwd = os.getcwd()\n"
+        f"    os.chdir({str(STAGE / 'mutants')!r})\n"
+        "    try:\n"
+        "        from mutmut.configuration import config\n"
+        "        config()\n"
+        "    finally:\n"
+        "        os.chdir(_cwd)\n")
+    only = [f"src/{glob}" for p in packages for glob in GATE[p]]
+    config = {
+        "source_paths": ["src/bcdp"],
+        "only_mutate": only,
+        "do_not_mutate_patterns": DO_NOT_MUTATE_PATTERNS,
+        "pytest_add_cli_args_test_selection": ["tests"],
+        "also_copy": ["README.md", "CHANGELOG.md", "benchmarks"],
+    }
+    lines = [
+        "[tool.pytest.ini_options]",
+        'testpaths = ["tests"]',
+        'markers = ["slow: long sweeps, excluded from the default run (run with -m slow)"]',
+        "addopts = \"-m 'not slow' -p no:xdist -p no:cacheprovider " + " ".join(f"--ignore={t}" for t in LAYOUT_TESTS) + "\"",
+        "",
+        "[tool.mutmut]",
+    ]
+    lines += [f"{key} = {json.dumps(value)}" for key, value in config.items()]
+    # the repository's own pyproject (tests read it: packages list, extras) followed by ours
+    own = (ROOT / "pyproject.toml").read_text()
+    own = re.sub(r"(?ms)^\[tool\.pytest\.ini_options\].*?(?=^\[|\Z)", "", own)
+    (STAGE / "pyproject.toml").write_text(own.rstrip() + "\n\n" + "\n".join(lines) + "\n")
+
+
+def run_mutmut(max_children: int) -> None:
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    env.pop("PYTHONPATH", None)
+    log = STAGE / "mutmut-run.log"
+    with log.open("w") as out:
+        proc = subprocess.run(["mutmut", "run", "--max-children", str(max_children)], cwd=STAGE, env=env,
+                              stdout=out, stderr=subprocess.STDOUT)
+    if proc.returncode != 0:
+        sys.exit(f"mutmut run failed (exit {proc.returncode}); see {log}")
+
+
+def results() -> dict[str, str]:
+    """mutant name -> status, as mutmut reports it ('killed', 'survived', 'no tests', 'timeout', ...)."""
+    out = subprocess.run(["mutmut", "results", "--all", "true"], cwd=STAGE, capture_output=True, text=True,
+                         check=True).stdout
+    status = {}
+    for line in out.splitlines():
+        name, sep, verdict = line.strip().rpartition(": ")
+        if sep and "__mutmut_" in name:
+            status[name] = verdict.strip()
+    return status
+
+
+def diff_of(name: str) -> str:
+    return subprocess.run(["mutmut", "show", name], cwd=STAGE, capture_output=True, text=True).stdout
+
+
+def changed_lines(diff: str) -> list[str]:
+    return [ln for ln in diff.splitlines() if ln[:1] in "+-" and not ln.startswith(("+++", "---"))]
+
+
+def package_of(name: str) -> str | None:
+    from fnmatch import fnmatch
+
+    module = name.split(".x_")[0].split(".xǁ")[0]
+    path = module.replace(".", "/")
+    for label, globs in GATE.items():
+        for glob in globs:
+            if fnmatch(path + ".py", glob) or fnmatch(path + "/__init__.py", glob):
+                return label
+    return None
+
+
+def load_equivalents() -> dict[str, dict]:
+    if not EQUIVALENTS.exists():
+        return {}
+    data = tomllib.loads(EQUIVALENTS.read_text())
+    return {entry["mutant"]: entry for entry in data.get("equivalent", [])}
+
+
+KILLED = {"killed", "timeout", "segfault"}
+
+
+def report(packages: list[str], show_survivors: bool) -> int:
+    status = results()
+    equivalents = load_equivalents()
+    stale = []
+    per = {p: Counter() for p in packages}
+    survivors: dict[str, list[str]] = {p: [] for p in packages}
+    for name, verdict in sorted(status.items()):
+        pkg = package_of(name)
+        if pkg not in per:
+            continue
+        per[pkg]["mutants"] += 1
+        if verdict in KILLED:
+            per[pkg]["killed"] += 1
+        elif name in equivalents:
+            want = equivalents[name].get("change", "").strip().splitlines()
+            if [ln.strip() for ln in want] != [ln.strip() for ln in changed_lines(diff_of(name))]:
+                stale.append(name)
+                per[pkg]["survived"] += 1
+                survivors[pkg].append(name)
+            else:
+                per[pkg]["equivalent"] += 1
+        else:
+            per[pkg]["survived"] += 1
+            per[pkg]["no tests" if verdict == "no tests" else "survived (tested)"] += 1
+            survivors[pkg].append(name)
+    for name in equivalents:
+        if name not in status and package_of(name) in per:
+            stale.append(name)
+
+    ok = not stale
+    rows = ["| package | mutants | killed | documented equivalent | survived (of which no tests) | kill rate |",
+            "|---|---:|---:|---:|---:|---:|"]
+    summary = {}
+    for pkg in packages:
+        c = per[pkg]
+        denominator = c["mutants"] - c["equivalent"]
+        rate = c["killed"] / denominator if denominator else 1.0
+        ok &= rate >= ARGS.target
+        summary[pkg] = dict(c, kill_rate=rate)
+        rows.append(f"| {pkg} | {c['mutants']} | {c['killed']} | {c['equivalent']} | "
+                    f"{c['survived']} ({c['no tests']}) | {100 * rate:.1f}% |")
+    print("\n".join(rows))
+    if stale:
+        print(f"\n{len(stale)} stale equivalent entries (mutant gone or its change differs): {', '.join(stale)}")
+    (STAGE / "report.json").write_text(json.dumps({"packages": summary, "survivors": survivors,
+                                                    "stale_equivalents": stale}, indent=1))
+    if show_survivors:
+        for pkg in packages:
+            for name in survivors[pkg]:
+                print(f"\n## {name} ({status[name]})\n" + "\n".join(changed_lines(diff_of(name))))
+    print(f"\ngate {'PASSED' if ok else 'FAILED'} (target {100 * ARGS.target:.0f}% per package); "
+          f"survivor list: {STAGE / 'report.json'}")
+    return 0 if ok else 1
+
+
+def check(test_files: list[str], patterns: list[str]) -> int:
+    """Run the given test files (copied fresh from the checkout into the last stage) under each
+    survivor of the last run whose name matches one of ``patterns`` (fnmatch); print which of them the
+    tests now kill.  Quick iteration while writing tests; the full run stays the measurement."""
+    from fnmatch import fnmatch
+
+    report_path = STAGE / "report.json"
+    if not report_path.exists():
+        sys.exit("no previous run in build/mutation: run the gate first")
+    survivors = [name for names in json.loads(report_path.read_text())["survivors"].values() for name in names
+                 if not patterns or any(fnmatch(name, p) for p in patterns)]
+    for test in test_files:
+        target = STAGE / "mutants" / test
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / test, target)
+    killed = 0
+    for name in survivors:
+        env = dict(os.environ, MUTANT_UNDER_TEST=name, PYTHONDONTWRITEBYTECODE="1")
+        env["PYTHONPATH"] = str(STAGE / "mutants" / "src")
+        proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *test_files],
+                              cwd=STAGE / "mutants", env=env, capture_output=True, text=True)
+        verdict = "killed" if proc.returncode == 1 else ("survived" if proc.returncode == 0 else
+                                                          f"exit {proc.returncode}")
+        killed += verdict == "killed"
+        print(f"{verdict:9s} {name}", flush=True)
+    print(f"{killed}/{len(survivors)} of the selected survivors killed by {', '.join(test_files)}")
+    return 0
+
+
+def main() -> int:
+    global ARGS
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("packages", nargs="*", help=f"gated packages (default: all of {', '.join(GATE)})")
+    parser.add_argument("--report", action="store_true", help="re-read the last run in build/mutation")
+    parser.add_argument("--survivors", action="store_true", help="print every survivor's changed lines")
+    parser.add_argument("--check", nargs="+", metavar="TEST_FILE",
+                        help="run these test files under the last run's survivors (matching --mutants)")
+    parser.add_argument("--mutants", nargs="*", default=[], metavar="PATTERN",
+                        help="with --check: fnmatch patterns of survivor names, e.g. 'bcdp.core.spaces.*'")
+    parser.add_argument("--max-children", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--target", type=float, default=0.95)
+    ARGS = parser.parse_args()
+    packages = ARGS.packages or list(GATE)
+    unknown = sorted(set(packages) - set(GATE))
+    if unknown:
+        parser.error(f"unknown package(s) {', '.join(unknown)}; choose from {', '.join(GATE)}")
+    if shutil.which("mutmut") is None:
+        sys.exit("mutmut is not installed: pip install -e '.[dev]'")
+    if ARGS.check:
+        return check(ARGS.check, ARGS.mutants)
+    if not ARGS.report:
+        stage(packages)
+        run_mutmut(ARGS.max_children)
+    return report(packages, ARGS.survivors)
+
+
+ARGS: argparse.Namespace
+if __name__ == "__main__":
+    sys.exit(main())
