@@ -48,6 +48,11 @@ MAX_DECIMAL_EXPONENT = 10_000
 MIN_DPS = 15
 #: Largest working precision in decimal digits (mpmath ``dps``) a public function accepts.
 MAX_DPS = 10_000
+#: Guard digits that internal evaluations may add to a caller's ``dps`` when they call another
+#: public function (e.g. a bound calling ``upsilon(..., dps=dps + 10)``): the functions called that
+#: way (core divergences, the shuffle input helpers, ``upsilon``, ``binomial_central_moments``)
+#: accept up to ``MAX_DPS + GUARD_DPS``.
+GUARD_DPS = 100
 #: Smallest arb working precision in bits accepted from callers (a float's 53 bits).
 MIN_PREC_BITS = 53
 #: Largest arb working precision in bits: 2^17, room for the guard bits a computation at

@@ -21,7 +21,7 @@ import mpmath
 import numpy as np
 
 from bcdp.core.errors import CertificationError, InvalidInputError
-from bcdp.core.numbers import to_float_input
+from bcdp.core.numbers import MAX_DPS, MIN_DPS, check_precision, to_float_input
 from bcdp.shuffle.inputs import (
     check_count,
     exact_alpha,
@@ -66,6 +66,7 @@ def rr_pair_over_j_mp(n: int, eps0: Any, alpha: Any, dps: int = 50) -> list[tupl
     n-1 users, differing user 0), D'_j = (same, differing user 1); returns
     [(D_alpha(M(D_j)||M(D'_j)), D_alpha(M(D'_j)||M(D_j))) for j] ("DDprime", "DprimeD").
     Reference for :func:`rr_all_pairs_rdp`; small n only."""
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS)
     n = check_count(n)
     with mpmath.workdps(dps + 20):
         e0 = exact_eps0(eps0, dps + 20)
