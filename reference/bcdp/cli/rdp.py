@@ -149,7 +149,8 @@ def read_eps0(text: Any) -> str:
     t = str(text).strip()
     if eps0_is_infinite(t):
         return t
-    if not to_fraction(t, "eps0") >= 0:            # the exact reading (size and exponent caps)
+    to_float_input(t, "eps0", allow_inf=True)      # "cannot read 'abc' as a number" (the message only)
+    if not to_fraction(t, "eps0") >= 0:            # the exact reading (size and exponent caps) decides
         raise InvalidInputError(f"eps0 must be >= 0, got {text!r}")
     return t
 
