@@ -73,7 +73,6 @@ from typing import Any
 
 import mpmath
 
-
 from bcdp.accounting.curves import (
     RdpCurve,
     compose,
