@@ -74,7 +74,7 @@ def test_certify_at_encloses_60_digit_reference(method, a, r, d):
         ref = ref_eps(method, mp.mpf(a), mp.mpf(r), mp.mpf(d))
         # the ball the conversion computes (exact order, exact decimal r and delta)
         with arb_precision(CERT_PREC):
-            E = rc._eps_interval(ball_of(a), enclose(r), enclose(d), method)
+            E = rc._eps_interval(ball_of(a), enclose(r), enclose(d), d, method)
             assert_ball_contains(E, ref)
         curve = rc.rdp_curve_from_arrays([a], [float(r)], certified_values=[r])
         res = rc.certify_at(curve, a, d, method)

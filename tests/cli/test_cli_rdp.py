@@ -247,3 +247,65 @@ def test_bad_input_tuple_is_empty():
     from bcdp.cli import rdp, zcdp
 
     assert rdp.BAD_INPUT == () and zcdp.BAD_INPUT == ()
+
+
+# -- issue 12: validity decided on exact values, never on a rounded float -----------------------------
+
+@pytest.mark.parametrize("delta", ["1e-400", "0.99999999999999999999", "1e-10000"])
+def test_to_dp_accepts_delta_beyond_float_resolution(capsys, delta):
+    """--delta 1e-400 (a float 0.0) and 0.99999999999999999999 (a float 1.0) were refused with
+    "delta must be in (0, 1)"; they are valid.  The certified eps is >= the CKS conversion recomputed
+    at 60 digits from the exact delta (and within 1e-9 of it); the exact delta is echoed."""
+    code, out, err = run(capsys, "rdp", "to-dp", "--n", "20", "--eps0", "1", "--delta", delta, "--json")
+    assert code == 0, err
+    res = _strict(out)
+    assert res["input"]["delta"] == delta
+    truth = cks_60_digits(20, "1", delta, 1, res["alpha_star"])
+    eps = mpmath.mpf(res["epsilon"])
+    assert truth <= eps <= truth * (1 + mpmath.mpf(10) ** -9) + mpmath.mpf(10) ** -300
+
+
+@pytest.mark.parametrize("delta", ["0", "1", "-1e-400", "1.00000000000000000001", "1e-10001"])
+def test_to_dp_delta_boundary_refused(capsys, delta):
+    code, out, err = run(capsys, "rdp", "to-dp", "--n", "20", "--eps0", "1", f"--delta={delta}")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1
+
+
+def test_to_dp_prints_the_boundary_note(capsys):
+    """The default orders 2..64 at delta = 1e-6, n = 20, eps0 = 1: the best order is 64, the last
+    one; the note saying so is printed (text) and returned (JSON)."""
+    code, out, _ = run(capsys, "rdp", "to-dp", "--n", "20", "--eps0", "1", "--delta", "1e-6", "--json")
+    res = _strict(out)
+    assert code == 0 and res["alpha_star"] == 64 and "edge of the searched orders" in res["notes"][0]
+    code, out, _ = run(capsys, "rdp", "to-dp", "--n", "20", "--eps0", "1", "--delta", "1e-6")
+    assert out.splitlines()[1].strip().startswith("note: optimal alpha at the edge")
+    code, out, _ = run(capsys, "rdp", "to-dp", "--n", "20", "--eps0", "1", "--delta", "1e-6", "--rounds", "100",
+                       "--orders", "2,4,8,16", "--json")
+    res = _strict(out)
+    assert res["alpha_star"] in (4, 8) and res["notes"] == []      # an interior best order: no note
+
+
+def test_eps0_decided_exactly(capsys):
+    """--eps0=-1e-400 (a float -0.0) was accepted and printed eps0 = -0.0: refused.  --eps0 1e-400 (a
+    float 0.0) is positive: the certified exact curve was the point 0 (decided on the float); now
+    >= the 60-digit CKS conversion of the exact curve at eps0 = 1e-400, computed here."""
+    for sub in (("to-dp", "--delta", "1e-6"), ("shuffle", "--alpha", "2")):
+        code, out, err = run(capsys, "rdp", sub[0], "--n", "20", "--eps0=-1e-400", *sub[1:])
+        assert code == 2 and "eps0 must be >= 0" in err
+    code, out, _ = run(capsys, "rdp", "to-dp", "--n", "20", "--eps0", "1e-400", "--delta", "1e-6",
+                       "--orders", "2,3", "--json")
+    res = _strict(out)
+    assert code == 0 and res["input"]["eps0"] == "1e-400"
+    truth = cks_60_digits(20, "1e-400", "1e-6", 1, res["alpha_star"])
+    assert truth <= mpmath.mpf(res["epsilon"]) <= truth * (1 + mpmath.mpf(10) ** -9)
+
+
+def test_alpha_decided_exactly(capsys):
+    """--alpha 1.00000000000000000001 is a valid order (> 1) whose nearest float is 1.0: refused, saying
+    so (it was refused as "alpha must be > 1"); 1e400 is finite (was "must be finite"); 1 is refused."""
+    code, _, err = run(capsys, "rdp", "shuffle", "--n", "20", "--eps0", "1", "--alpha", "1.00000000000000000001")
+    assert code == 2 and "valid order but its nearest float is 1.0" in err
+    code, _, err = run(capsys, "rdp", "shuffle", "--n", "20", "--eps0", "1", "--alpha", "1e400")
+    assert code == 2 and "nearest float is inf" in err
+    code, _, err = run(capsys, "rdp", "shuffle", "--n", "20", "--eps0", "1", "--alpha", "1")
+    assert code == 2 and "alpha must be a finite number > 1" in err

@@ -38,8 +38,9 @@ RDP curves (:class:`RdpCurve`, the Gaussian, randomized-response and zCDP curves
 composition) live in :mod:`bcdp.accounting.curves` and are re-exported here; argument checks and the
 reading of parameters as balls in :mod:`bcdp.accounting.inputs`.
 
-How certification works.  The minimisation over alpha is a float search (grid + local refinement;
-see :func:`rdp_to_dp`), and only *chooses* alpha_star: since every conversion is valid at every
+How certification works.  The minimisation over alpha is a float search over the whole range
+alpha in (1, inf) (:mod:`bcdp.accounting.search`: an extended log grid with local refinement for any
+curve; the analytic minimiser for zCDP under Mironov / CKS), and only *chooses* alpha_star: since every conversion is valid at every
 alpha, a non-optimal alpha_star costs tightness, never soundness.  At alpha_star (a float, i.e. an
 exact dyadic rational) the conversion is re-evaluated in arb ball arithmetic (python-flint, every
 operation proved to enclose the exact result; :data:`CERT_PREC` bits,
@@ -61,14 +62,16 @@ the hull of the float's exact binary value and of the decimal number ``repr(x)``
 ``delta=1e-6`` certifies for the decimal 10^-6 as well as for the nearest double); strings and
 Fractions are enclosed exactly; ints are exact.  Validity is enforced everywhere: alpha > 1 and
 finite, delta in (0, 1), rho >= 0 finite, T an integer >= 1, sigma > 0, p in (0, 1); NaN rejected.
+Validity is decided on the exact value of an exact input (``delta="1e-400"`` and
+``delta="0.99999999999999999999"`` are valid), never on a rounded float.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from typing import Any
 
-import numpy as np
+import mpmath
 
 from bcdp.accounting.curves import (
     RdpCurve,
@@ -88,7 +91,12 @@ from bcdp.accounting.inputs import (
     check_rho,
     check_rounds,
     enclose,
+    enclose_log_inverse,
+    exact_value,
+    log_inverse,
+    mpf_value,
 )
+from bcdp.accounting.search import U_MAX, boundary_notes, eps_float, search_alpha, zcdp_alpha
 from bcdp.core.errors import InvalidInputError
 from bcdp.core.intervals import (
     arb_precision,
@@ -98,6 +106,7 @@ from bcdp.core.intervals import (
     float_down,
     float_up,
 )
+from bcdp.core.numbers import MAX_PREC_BITS, MIN_PREC_BITS, check_precision
 from bcdp.core.results import Certified
 
 METHODS = ("mironov", "cks", "asoodeh")
@@ -111,10 +120,14 @@ SOURCES = {
     "bun-steinke": "Bun & Steinke (2016), Concentrated DP, Prop. 1.3",
 }
 
-#: Default search range of the Renyi order.
-ALPHA_MAX = 1e6
-#: Integer orders always added to the real-alpha grid.
-INTEGER_GRID_MAX = 256
+#: Largest Renyi order searched by default (alpha - 1 <= :data:`bcdp.accounting.search.U_MAX`); the
+#: search starts on alpha - 1 in [1e-4, 1e6] and extends itself where the minimum lies beyond.
+ALPHA_MAX = 1.0 + U_MAX
+
+
+def _check_prec(prec: Any) -> int:
+    """The arb working precision (bits) of a certified conversion."""
+    return check_precision(prec, "prec", MIN_PREC_BITS, MAX_PREC_BITS)
 
 
 def _check_method(method: str, allowed=METHODS) -> str:
@@ -125,54 +138,43 @@ def _check_method(method: str, allowed=METHODS) -> str:
 # the conversions at one alpha
 # ------------------------------------------------------------------------------------------------
 
-def epsilon_at(alpha: float, rdp: float, delta: float, method: str = "cks") -> float:
+def epsilon_at(alpha: float, rdp: float, delta: Any, method: str = "cks") -> float:
     """Float eps of one conversion at one order (NOT a guarantee: use :func:`certify_at`).
 
     Returns +inf for ``"asoodeh"`` when alpha delta >= 1 (outside that conversion's range).
     """
-    a, d = check_alpha(alpha), check_delta(delta)
+    a, L = check_alpha(alpha), log_inverse(delta)
     _check_method(method)
     check_real(rdp, "rdp")
     r = float(rdp)
     if math.isnan(r) or r < 0:
         raise InvalidInputError(f"rdp must be >= 0 and not NaN, got {rdp!r}")
-    return max(0.0, _eps_float(a, r, d, method))
+    return max(0.0, eps_float(a - 1.0, r, L, method))
 
 
-def _eps_float(a: float, r: float, d: float, method: str) -> float:
-    if math.isinf(r):
-        return math.inf
-    if method == "mironov":
-        return r - math.log(d) / (a - 1)
-    if method == "cks":
-        return r + math.log1p(-1 / a) - (math.log(d) + math.log(a)) / (a - 1)
-    # asoodeh
-    ad = a * d
-    if not ad < 1:
-        return math.inf
-    x = (a - 1) * r
-    if x == 0:
-        return 0.0
-    if x < 1:
-        return math.log1p(math.expm1(x) / ad) / (a - 1)
-    # log(1 + (e^x - 1)/(a d)) = x + log1p(-(1 - a d) e^{-x}) - log(a d)
-    return (x + math.log1p(-(1 - ad) * math.exp(-x)) - math.log(ad)) / (a - 1)
-
-
-def _eps_interval(A, R, D, method: str):
-    """Arb ball enclosing the (unclamped) conversion; A an exact ball, R and D balls (the arb
-    precision is set by the caller).  Asoodeh uses expm1 / log1p, which arb encloses correctly for
-    tiny arguments too."""
+def _eps_interval(A, R, D, delta: Any, method: str):
+    """Arb ball enclosing the (unclamped) conversion; A an exact ball, R and D balls, ``delta`` the
+    input D encloses (log(1/delta) is :func:`~bcdp.accounting.inputs.enclose_log_inverse` of it; the
+    arb precision is set by the caller).  Written without cancellation at both ends of alpha in (1, inf):
+    log(1 - 1/alpha) = -log1p(1/(alpha - 1)) (alpha = 1e151 would lose every digit of
+    log(alpha - 1) - log(alpha) at 200 bits), and Asoodeh's log(1 + (e^x - 1)/(alpha delta)) as
+    x + log1p(-(1 - alpha delta) e^{-x}) - log(alpha delta) once x = (alpha - 1) r > 1 (e^x itself
+    would overflow any float reading); arb encloses expm1 / log1p correctly for tiny arguments too."""
     one = ball_of(1)
+    U = A - 1
+    L = enclose_log_inverse(delta)
     if method == "mironov":
-        return R + (one / D).log() / (A - 1)
+        return R + L / U
     if method == "cks":
-        return R + ((one / D).log() + (A - 1) * (one - one / A).log() - A.log()) / (A - 1)
+        return R - (one / U).log1p() + (L - A.log()) / U
     if method == "asoodeh":
-        if not A * D < 1:                          # certified: the whole ball is below 1
+        AD = A * D
+        if not AD < 1:                             # certified: the whole ball is below 1
             return None
-        X = (A - 1) * R
-        return (X.expm1() / (A * D)).log1p() / (A - 1)
+        X = U * R
+        if X > 1:                                  # certified: the whole ball is above 1
+            return (X + (-(one - AD) * (-X).exp()).log1p() - AD.log()) / U
+        return (X.expm1() / AD).log1p() / U
     raise InvalidInputError(f"unknown method {method!r}")
 
 
@@ -207,8 +209,9 @@ def certify_at(curve: RdpCurve, alpha: float, delta: Any, method: str = "cks",
     """Certified eps of conversion ``method`` at the single order ``alpha`` (any alpha > 1 is valid);
     fields of the result: :func:`_result`."""
     a = check_alpha(alpha)
-    d = check_delta(delta)
+    L = log_inverse(delta)
     _check_method(method)
+    prec = _check_prec(prec)
     if not isinstance(curve, RdpCurve):
         raise InvalidInputError(f"curve must be an RdpCurve, got {type(curve).__name__}")
     r_float = curve(a)
@@ -218,11 +221,11 @@ def certify_at(curve: RdpCurve, alpha: float, delta: Any, method: str = "cks",
         D = enclose(delta, "delta")
         if method == "asoodeh" and not A * D < 1:
             raise InvalidInputError(f"asoodeh conversion needs alpha * delta < 1 (alpha={a}, delta={delta})")
-        enc_lo, enc_hi = _ends(_eps_interval(A, R, D, method)) if R.is_finite() else (math.inf, math.inf)
+        enc_lo, enc_hi = _ends(_eps_interval(A, R, D, delta, method)) if R.is_finite() else (math.inf, math.inf)
         rdp_up = float_up(ball_upper(R)) if R.is_finite() else math.inf
     upper = float_up(max(enc_hi, 0))
     return _result(upper, (float_down(enc_lo), float_up(enc_hi)), method, alpha_star=a, delta=delta,
-                   epsilon_float=max(0.0, _eps_float(a, r_float, d, method)),
+                   epsilon_float=max(0.0, eps_float(a - 1.0, r_float, L, method)),
                    rdp_at_alpha_star_upper=rdp_up, rdp_certified=curve.is_certified,
                    curve=curve.label, assumption=curve.assumption)
 
@@ -231,130 +234,92 @@ def certify_at(curve: RdpCurve, alpha: float, delta: Any, method: str = "cks",
 # optimisation over alpha, then certification
 # ------------------------------------------------------------------------------------------------
 
-def _objective(curve: RdpCurve, d: float, method: str) -> Callable[[float], float]:
-    def f(a: float) -> float:
-        try:
-            r = curve(a)
-        except (OverflowError, FloatingPointError):
-            return math.inf
-        try:
-            return _eps_float(a, r, d, method)
-        except (OverflowError, ValueError):
-            return math.inf
-    return f
-
-
-def search_alpha(curve: RdpCurve, delta: Any, method: str = "cks", orders: Any = "real",
-                 alpha_max: float = ALPHA_MAX) -> tuple[float, float, bool]:
-    """Float search for the order minimising the conversion: (alpha_star, eps_float, at_boundary).
-
-    ``orders``: ``"real"`` (default) -- 1 + 10^t on a 600-point grid t in [-4, log10(alpha_max - 1)]
-    plus the integers 2..256, then a bounded scalar refinement in t between the neighbours of the
-    best grid point; ``"integer"`` -- 2, 3, ..., floor(alpha_max); or an explicit sequence of orders.
-    Array curves use their own orders unless a subset is given.  For ``"asoodeh"`` only orders
-    with alpha delta < 1 are used.  Unimodality is not assumed (the best grid point is kept if the
-    refinement does not improve it); a non-optimal alpha loses tightness, never soundness.
-    """
-    d = check_delta(delta)
-    _check_method(method)
-    am = float(alpha_max)
-    if not (math.isfinite(am) and am > 1):
-        raise InvalidInputError(f"alpha_max must be a finite real > 1, got {alpha_max!r}")
-    if method == "asoodeh":
-        am = min(am, math.nextafter(1 / d, 0))
-        if not am > 1:
-            raise InvalidInputError("asoodeh conversion: no order alpha > 1 with alpha * delta < 1")
-    f = _objective(curve, d, method)
-    refine = False
-    if curve.orders is not None:
-        cand = list(curve.orders) if isinstance(orders, str) else [check_alpha(a) for a in orders]
-        bad = [a for a in cand if a not in curve.orders]
-        if bad:
-            raise InvalidInputError(f"orders {bad[:3]} are not orders of the array curve")
-    elif isinstance(orders, str):
-        if orders == "integer":
-            if am < 2:
-                raise InvalidInputError("no integer order in (1, alpha_max]")
-            cand = [float(k) for k in range(2, int(math.floor(am)) + 1)]
-        elif orders == "real":
-            ts = np.linspace(-4.0, math.log10(am - 1), 600)
-            cand = sorted(set([1 + 10 ** float(t) for t in ts]
-                              + [float(k) for k in range(2, min(INTEGER_GRID_MAX, int(am)) + 1)]))
-            cand = [a for a in cand if 1 < a <= am]
-            refine = True
-        else:
-            raise InvalidInputError(f"orders must be 'real', 'integer' or a sequence, got {orders!r}")
-    else:
-        cand = [check_alpha(a) for a in orders]
-    if method == "asoodeh":
-        cand = [a for a in cand if a * d < 1]
-    if not cand:
-        raise InvalidInputError("no admissible order to search")
-    vals = [f(a) for a in cand]
-    i = int(np.argmin(vals))
-    best_a, best_v = cand[i], vals[i]
-    if not math.isfinite(best_v):
-        raise InvalidInputError("the conversion is infinite at every searched order")
-    if refine:
-        from scipy.optimize import minimize_scalar
-
-        lo_a = cand[i - 1] if i > 0 else cand[i]
-        hi_a = cand[i + 1] if i + 1 < len(cand) else cand[i]
-        if hi_a > lo_a:
-            t_lo, t_hi = math.log(lo_a - 1), math.log(hi_a - 1)
-            res = minimize_scalar(lambda t: f(1 + math.exp(t)), bounds=(t_lo, t_hi), method="bounded",
-                                  options={"xatol": 1e-12})
-            a_ref = min(max(1 + math.exp(float(res.x)), lo_a), hi_a)
-            if a_ref > 1:
-                v_ref = f(a_ref)
-                if v_ref < best_v:
-                    best_a, best_v = a_ref, v_ref
-    at_boundary = best_a in (cand[0], cand[-1]) and len(cand) > 1
-    return best_a, max(0.0, best_v), at_boundary
-
-
 def rdp_to_dp(curve: RdpCurve, delta: Any, method: str = "cks", orders: Any = "real",
-              alpha_max: float = ALPHA_MAX, prec: int = CERT_PREC) -> Certified:
-    """(eps, delta)-DP from an RDP curve: float search over alpha (:func:`search_alpha`), then the
+              alpha_max: float | None = None, prec: int = CERT_PREC) -> Certified:
+    """(eps, delta)-DP from an RDP curve: float search over alpha (:func:`bcdp.accounting.search.
+    search_alpha`, the whole range alpha in (1, inf) unless ``alpha_max`` is given), then the
     certified re-evaluation at alpha_star (:func:`certify_at`).  For a T-round composition pass
     ``curve.compose(T)`` (thesis eq. (5.41) is ``method="cks"`` on T eps(alpha))."""
     if not isinstance(curve, RdpCurve):
         raise InvalidInputError(f"curve must be an RdpCurve, got {type(curve).__name__}")
-    a, v, at_b = search_alpha(curve, delta, method, orders, alpha_max)
+    check_delta(delta)
+    _check_method(method)
+    prec = _check_prec(prec)
+    a, _, at_b = search_alpha(curve, delta, method, orders, alpha_max)
     out = certify_at(curve, a, delta, method, prec)
-    notes = ()
-    if at_b:
-        notes = ("optimal alpha at the edge of the searched orders: widen the range for a tighter bound",)
-    return out.with_details(alpha_at_search_boundary=at_b, notes=notes)
+    return out.with_details(alpha_at_search_boundary=at_b, notes=boundary_notes(a, at_b))
 
 
 def bun_steinke_epsilon(rho: Any, delta: Any, prec: int = CERT_PREC) -> Certified:
     """Bun & Steinke (2016), Prop. 1.3: rho-zCDP => (rho + 2 sqrt(rho log(1/delta)), delta)-DP,
     certified by arb ball evaluation of the closed form.  alpha_star = 1 + sqrt(log(1/delta)/rho) is
     the order at which the Mironov conversion of rho alpha attains this value (inf if rho = 0)."""
-    r, d = check_rho(rho), check_delta(delta)
+    r = check_rho(rho)
+    L = log_inverse(delta)
+    prec = _check_prec(prec)
     with arb_precision(prec):
-        R, D = enclose(rho, "rho"), enclose(delta, "delta")
-        E = R + 2 * (R * (ball_of(1) / D).log()).sqrt()
+        R = enclose(rho, "rho")
+        E = R + 2 * (R * enclose_log_inverse(delta)).sqrt()
         lo, hi = _ends(E)
-    L = -math.log(d)
+    alpha = math.inf
+    if not _is_zero(rho):
+        with mpmath.workdps(30):                   # informational: 1 + sqrt(L/rho) from the exact rho
+            alpha = float(1 + mpmath.sqrt(L / mpf_value(rho, "rho")))
     return _result(float_up(max(hi, 0)), (float_down(lo), float_up(hi)), "bun-steinke",
-                   alpha_star=(1 + math.sqrt(L / r)) if r > 0 else math.inf, delta=delta,
-                   epsilon_float=r + 2 * math.sqrt(r * L), rdp_at_alpha_star_upper=None,
-                   rdp_certified=True, curve=f"zCDP(rho={rho})")
+                   alpha_star=alpha, delta=delta, epsilon_float=r + 2 * math.sqrt(r * L),
+                   rdp_at_alpha_star_upper=None, rdp_certified=True, curve=f"zCDP(rho={rho})")
 
 
-def zcdp_to_dp(rho: Any, delta: Any, method: str = "cks", alpha_max: float = ALPHA_MAX,
+def _is_zero(rho: Any) -> bool:
+    """rho is exactly 0 (an exact input equal to 0, a float/mpf 0, or the exact ball 0)."""
+    q = exact_value(rho, "rho")
+    if q is not None:
+        return q == 0
+    if type(rho).__name__ == "arb":
+        return bool(rho.is_exact() and rho == 0)
+    if type(rho).__name__ == "ivmpf":
+        return False
+    return float(rho) == 0
+
+
+def zcdp_to_dp(rho: Any, delta: Any, method: str = "cks", alpha_max: float | None = None,
                prec: int = CERT_PREC) -> Certified:
     """(eps, delta)-DP from rho-zCDP.  ``"bun-steinke"``: closed form (Bun & Steinke 2016 Prop. 1.3);
     ``"cks"`` (default, tighter): inf over real alpha of the CKS conversion of rho alpha (Canonne,
     Kamath & Steinke 2020, Sec. 2.3 / Prop. 12); ``"mironov"`` / ``"asoodeh"``: those RDP
-    conversions of rho alpha.  All certified."""
+    conversions of rho alpha.  All certified.
+
+    The order is chosen over the whole range alpha in (1, inf): analytically for ``"cks"`` and
+    ``"mironov"`` (:func:`bcdp.accounting.search.zcdp_alpha`; an ``alpha_max`` below that order caps
+    it, with the boundary note), by the extended search centred on the Mironov order for
+    ``"asoodeh"``.  rho = 0 exactly gives eps = 0 for every method (0-zCDP means D_alpha = 0 for
+    every alpha, i.e. the two output laws are equal; alpha_star = inf, the infimum of each
+    conversion over alpha)."""
     _check_method(method, ZCDP_METHODS)
     check_rho(rho)
+    check_delta(delta)
+    prec = _check_prec(prec)
+    if alpha_max is not None:
+        am = float(alpha_max)
+        if not (math.isfinite(am) and am > 1):
+            raise InvalidInputError(f"alpha_max must be a finite real > 1, got {alpha_max!r}")
     if method == "bun-steinke":
         return bun_steinke_epsilon(rho, delta, prec)
-    return rdp_to_dp(zcdp_rdp(rho), delta, method, "real", alpha_max, prec)
+    curve = zcdp_rdp(rho)
+    if _is_zero(rho):
+        return _result(0.0, (0.0, 0.0), method, alpha_star=math.inf, delta=delta, epsilon_float=0.0,
+                       rdp_at_alpha_star_upper=0.0, rdp_certified=True, curve=curve.label,
+                       notes=("rho = 0: the output laws are equal, eps = 0 (the conversion's infimum "
+                              "as alpha -> inf)",))
+    if method == "asoodeh":
+        center = zcdp_alpha(rho, delta, "mironov")[0] - 1.0
+        a, _, at_b = search_alpha(curve, delta, method, "real", alpha_max, center=center)
+    else:
+        a, at_b = zcdp_alpha(rho, delta, method)
+        if alpha_max is not None and a > float(alpha_max):
+            a, at_b = float(alpha_max), True       # f is convex: the cap is the best allowed order
+    out = certify_at(curve, a, delta, method, prec)
+    return out.with_details(alpha_at_search_boundary=at_b, notes=boundary_notes(a, at_b))
 
 
 #: The 2020 US Census figures of the partial DP paper (arXiv:2209.04053, Sec. 7, "Concrete Example"):
@@ -365,6 +330,7 @@ CENSUS_2020 = ((2.63, 1e-6, "13.8"), (1.02, 1e-6, "7.85"))
 
 def census_2020_table(prec: int = CERT_PREC) -> list[dict[str, Any]]:
     """The Census figures under every zCDP conversion (certified upper values)."""
+    prec = _check_prec(prec)
     rows = []
     for rho, delta, printed in CENSUS_2020:
         row: dict[str, Any] = {"rho": rho, "delta": delta, "printed": printed}

@@ -37,9 +37,11 @@ from bcdp.accounting.inputs import (
     check_rho,
     check_rounds,
     enclose,
+    exact_value,
     float_of,
     is_ball,
     is_iv_interval,
+    mpf_value,
 )
 from bcdp.core.errors import InvalidInputError
 from bcdp.core.intervals import ball_of
@@ -154,13 +156,11 @@ def gaussian_rdp(sigma: Any, sensitivity: Any = 1) -> RdpCurve:
     """Gaussian mechanism N(f(x), sigma^2 I) with L2 sensitivity Delta: r(alpha) = alpha Delta^2/(2 sigma^2)
     (Mironov 2017, Prop. 7 / Table II).  Exact for every alpha (it is the Renyi divergence of the two
     shifted Gaussians)."""
-    s, d = float_of(sigma, "sigma"), float_of(sensitivity, "sensitivity")
-    if not (math.isfinite(s) and s > 0):
-        raise InvalidInputError(f"sigma must be a finite real > 0, got {sigma!r}")
-    if not (math.isfinite(d) and d > 0):
-        raise InvalidInputError(f"sensitivity must be a finite real > 0, got {sensitivity!r}")
-    q = d / s                                      # (d/s)^2/2: d*d/(2*s*s) underflows to 0/0 at s = 1e-200
-    c = 0.5 * q * q if q < 1e150 else math.inf     # beyond ~1e308 the search value is +inf (certified stays exact)
+    s = _positive(sigma, "sigma")
+    d = _positive(sensitivity, "sensitivity")
+    with mpmath.workdps(30):                       # Delta^2 / (2 sigma^2) from the exact values: no 0/0
+        c = float(d * d / (2 * s * s))             # at sigma = 1e-200; beyond ~1e308 the search value is
+    # +inf (the certified value stays exact)
 
     def cert(a):
         S, D = enclose(sigma, "sigma"), enclose(sensitivity, "sensitivity")
@@ -170,6 +170,16 @@ def gaussian_rdp(sigma: Any, sensitivity: Any = 1) -> RdpCurve:
                     source="Mironov (2017), Prop. 7: alpha Delta^2 / (2 sigma^2)")
 
 
+def _positive(x: Any, name: str) -> mpmath.mpf:
+    """A finite real > 0 (decided on the exact value of an exact input), as an mpf (30 digits)."""
+    q = exact_value(x, name)
+    ok = q > 0 if q is not None else (math.isfinite(float_of(x, name)) and float_of(x, name) > 0)
+    if not ok:
+        raise InvalidInputError(f"{name} must be a finite real > 0, got {x!r}")
+    with mpmath.workdps(30):
+        return mpf_value(x, name)
+
+
 def randomized_response_rdp(p: Any) -> RdpCurve:
     """Binary randomized response with flip probability p in (0, 1):
     r(alpha) = D_alpha(Bern(1-p) || Bern(p)) = log(p^alpha (1-p)^{1-alpha} + (1-p)^alpha p^{1-alpha})/(alpha-1)
@@ -177,10 +187,12 @@ def randomized_response_rdp(p: Any) -> RdpCurve:
     pair); its eps0 = |log((1-p)/p)| is the alpha -> infinity limit."""
     import numpy as np
 
-    pf = float_of(p, "p")
-    if not (0 < pf < 1):
+    q = exact_value(p, "p")
+    if not (0 < q < 1 if q is not None else 0 < float_of(p, "p") < 1):   # exact inputs decided exactly
         raise InvalidInputError(f"p must be in (0, 1), got {p!r}")
-    lp, lq = math.log(pf), math.log1p(-pf)
+    with mpmath.workdps(30):                       # log p, log(1 - p) from the exact value (p = 1e-400 too)
+        pm = mpf_value(p, "p")
+        lp, lq = float(mpmath.log(pm)), float(mpmath.log1p(-pm))
 
     def value(a):
         return float(np.logaddexp(a * lp + (1 - a) * lq, a * lq + (1 - a) * lp)) / (a - 1)
@@ -199,7 +211,17 @@ def randomized_response_rdp(p: Any) -> RdpCurve:
 def zcdp_rdp(rho: Any) -> RdpCurve:
     """rho-zCDP as an RDP curve r(alpha) = rho alpha (Bun & Steinke 2016, Def. 1.1)."""
     r = check_rho(rho)
-    return RdpCurve(value=lambda a: r * a, certified=lambda a: enclose(rho, "rho") * ball_of(a),
+    if 0 < r < 1e-290 or (r == 0 and exact_value(rho, "rho") not in (None, 0)):
+        with mpmath.workdps(20):                   # below the normal float range (rho = "1e-400"): the
+            rm = mpf_value(rho, "rho")             # search value rho * alpha from a 20-digit rho
+
+        def value(a):
+            with mpmath.workdps(20):
+                return float(rm * a)
+    else:
+        def value(a):
+            return r * a
+    return RdpCurve(value=value, certified=lambda a: enclose(rho, "rho") * ball_of(a),
                     label=f"zCDP(rho={rho})", source="Bun & Steinke (2016), Def. 1.1: rho alpha")
 
 

@@ -135,9 +135,13 @@ def float_rate(gamma: Any) -> float:
     """A float twin's sampling rate gamma in (0, 1]."""
     from bcdp.core.numbers import to_float_input
 
+    q = exact_value(gamma, "gamma") if not isinstance(gamma, (float, mpmath.mpf)) else None
+    if q is not None and not 0 < q <= 1:           # decided on the exact value, not on its float
+        raise InvalidInputError(f"gamma must lie in (0, 1], got {gamma!r}")
     g = to_float_input(gamma, "gamma")
     if not 0 < g <= 1:
-        raise InvalidInputError(f"gamma must lie in (0, 1], got {gamma!r}")
+        raise InvalidInputError(f"gamma must lie in (0, 1], got {gamma!r}" if q is None else
+                                f"gamma = {gamma!r} is below the float range of this float twin")
     return g
 
 
@@ -227,11 +231,7 @@ def enclose(x: Any, name: str = "value"):
         text = x.strip()
         if text.lower().lstrip("+-") in ("inf", "infinity", "nan", "oo"):
             raise InvalidInputError(f"{name} must be finite, got {x!r}")
-        try:
-            q = Fraction(text)
-        except (ValueError, ZeroDivisionError) as exc:
-            raise InvalidInputError(f"{name}: cannot read {x!r} as a number") from exc
-        return ball_of(q)
+        return ball_of(to_fraction(text, name))   # the exact decimal or ratio (size caps of to_fraction)
     xf = float(x)
     if not math.isfinite(xf):
         raise InvalidInputError(f"{name} must be finite, got {x!r}")
@@ -240,53 +240,165 @@ def enclose(x: Any, name: str = "value"):
 
 
 def float_of(x: Any, name: str) -> float:
-    """A float for the search (parameters only; the certified path uses :func:`enclose`)."""
+    """A float for the search (parameters only; the certified path uses :func:`enclose`).  An exact
+    input (string, Fraction, int) is the nearest float of its exact value (0.0 or inf beyond the float
+    range): validity is never decided on this float, but on :func:`exact_value` (see the checks)."""
     check_real(x, name)
     if is_ball(x):
         return float(x.mid())
     if is_iv_interval(x):
         return float(mpmath.mpf(x.mid))
-    if isinstance(x, str):
+    q = exact_value(x, name)
+    if q is not None:
         try:
-            return float(Fraction(x)) if "/" in x else float(x)
-        except (ValueError, ZeroDivisionError) as exc:
-            raise InvalidInputError(f"{name}: cannot read {x!r} as a number") from exc
+            return float(q)
+        except OverflowError:
+            return math.inf if q > 0 else -math.inf
     return float(x)
+
+
+def exact_value(x: Any, name: str = "value") -> Fraction | None:
+    """The exact rational an *exact* input denotes (int, Fraction, decimal or ratio string, Decimal,
+    sympy Rational, numpy integer; read by :func:`bcdp.core.numbers.to_fraction`, with its size caps),
+    or None for an input that is not exact text or an exact rational (float, mpf, arb ball, iv
+    interval), whose validity is decided on its own value / enclosure.  Validity checks use this and
+    never a rounded float: ``"1e-400"`` is a positive delta, ``"0.99999999999999999999"`` is below 1."""
+    if isinstance(x, bool):
+        raise WrongTypeError(f"{name}: booleans are not numbers here (got {x!r})")
+    if isinstance(x, (float, mpmath.mpf)) or is_interval(x):
+        return None
+    if type(x).__module__.startswith("numpy"):
+        return Fraction(int(x)) if isinstance(x, Integral) else None
+    if isinstance(x, str):
+        if x.strip().lower().lstrip("+-") in ("inf", "infinity", "nan", "oo"):
+            raise InvalidInputError(f"{name} must be finite, got {x!r}")
+        return to_fraction(x, name)
+    if isinstance(x, (Integral, Fraction)) or type(x).__name__ == "Decimal" or type(x).__module__.startswith("sympy"):
+        return to_fraction(x, name)
+    return None
+
+
+def _certified_in_unit_interval(x: Any, name: str) -> bool:
+    """0 < x < 1 for a non-exact input (float, mpf, ball, interval): its float and its whole
+    enclosure (hull of a float's binary value and decimal repr, a ball's radius) must lie inside."""
+    from bcdp.core.intervals import arb_precision
+
+    f = float_of(x, name)
+    if not (0 < f < 1):
+        return False
+    with arb_precision(CERT_PREC):
+        enc = enclose(x, name)
+        return bool(enc > 0 and enc < 1)           # certified: the whole ball is inside (0, 1)
 
 
 def check_alpha(alpha: Any) -> float:
     """A Renyi order for the conversions: a finite real > 1 (NaN, inf, bool rejected), returned as
     the float the search uses; an exact input must be exactly that float."""
     check_real(alpha, "alpha")
-    a = float(alpha) if not isinstance(alpha, str) else float_of(alpha, "alpha")
+    q = exact_value(alpha, "alpha")
+    if q is not None:
+        if not q > 1:
+            raise InvalidInputError(f"alpha must be a finite real > 1, got {alpha!r}")
+        a = float_of(alpha, "alpha")
+        if not math.isfinite(a) or Fraction(a) != q:
+            raise InvalidInputError(f"alpha {alpha!r} is not exactly representable as a float; pass a float")
+        return a
+    a = float_of(alpha, "alpha")
     if not math.isfinite(a) or not a > 1:
         raise InvalidInputError(f"alpha must be a finite real > 1, got {alpha!r}")
-    if isinstance(alpha, (Fraction, str)) and to_fraction(alpha, "alpha") != Fraction(a):
-        raise InvalidInputError(f"alpha {alpha!r} is not exactly representable as a float; pass a float")
     return a
 
 
 def check_delta(delta: Any) -> float:
-    """delta in the open interval (0, 1) (NaN, bool rejected); decided on the enclosure too."""
-    from bcdp.core.intervals import arb_precision
-
+    """delta in the open interval (0, 1) (NaN, bool rejected), decided on the exact value of an exact
+    input (``"1e-400"`` and ``"0.99999999999999999999"`` are valid) and on the enclosure of a float,
+    mpf or ball.  Returns the nearest float, for information only: it may be 0.0 or 1.0 for an exact
+    delta beyond float resolution; the search uses :func:`log_inverse` and the certification
+    :func:`enclose`, both from the exact value."""
     check_real(delta, "delta")
-    d = float_of(delta, "delta")
-    if not (0 < d < 1):
-        raise InvalidInputError(f"delta must be in (0, 1), got {delta!r}")
-    with arb_precision(CERT_PREC):
-        enc = enclose(delta, "delta")
-        if not (enc > 0 and enc < 1):                  # certified: the whole ball is inside (0, 1)
+    q = exact_value(delta, "delta")
+    if q is not None:
+        if not 0 < q < 1:
             raise InvalidInputError(f"delta must be in (0, 1), got {delta!r}")
-    return d
+    elif not _certified_in_unit_interval(delta, "delta"):
+        raise InvalidInputError(f"delta must be in (0, 1), got {delta!r}")
+    return float_of(delta, "delta")
+
+
+def log_inverse(delta: Any) -> float:
+    """log(1/delta) as a float for the search over alpha, computed (mpmath, 30 digits) from the exact
+    value of a checked delta, so that it is right where the float of delta is 0.0 (delta = 1e-400)
+    or 1.0 (delta = 1 - 1e-20).  Not a guarantee: the certified path encloses delta itself."""
+    check_delta(delta)
+    q = exact_value(delta, "delta")
+    with mpmath.workdps(30):
+        if q is not None and q > Fraction(1, 2):   # log1p of the exact 1 - delta keeps its digits
+            c = 1 - q
+            return float(-mpmath.log1p(-(mpmath.mpf(c.numerator) / c.denominator)))
+        d = mpf_value(delta, "delta")
+        return float(-mpmath.log1p(-(1 - d)) if d > 0.5 else -mpmath.log(d))
+
+
+def enclose_log_inverse(delta: Any):
+    """An arb ball containing log(1/delta) for every value the input denotes (see :func:`enclose`),
+    at the current arb precision.  For delta > 1/2 it is -log1p(-(1 - delta)) with 1 - delta taken
+    exactly (an exact input) or as the hull of the complements (a float: its binary value and its
+    decimal repr), so that delta = 1 - 10^-9990 gives a ball around 10^-9990 instead of one
+    straddling 0 (1/delta enclosed at 200 bits would contain values above 1)."""
+    from bcdp.core.intervals import ball_of
+
+    q = exact_value(delta, "delta")
+    if q is not None and q > Fraction(1, 2):
+        return -(-ball_of(1 - q)).log1p()
+    if isinstance(delta, float) and delta > 0.5:
+        exact, dec = Fraction(delta), Fraction(repr(delta))
+        return -(-hull(1 - exact, 1 - dec)).log1p()
+    return (1 / enclose(delta, "delta")).log()
+
+
+def mpf_value(x: Any, name: str = "value") -> mpmath.mpf:
+    """A finite real input as an mpf at the current mpmath precision (exact inputs rounded once, a
+    ball or interval by its midpoint, a float exactly); for search and starting values only."""
+    check_real(x, name)
+    q = exact_value(x, name)
+    if q is not None:
+        return mpmath.mpf(q.numerator) / q.denominator
+    if is_ball(x):
+        from bcdp.core.intervals import exact_mpf
+
+        return +exact_mpf(x.mid())
+    if is_iv_interval(x):
+        return mpmath.mpf(x.mid)
+    return mpmath.mpf(x)
+
+
+#: Largest rho (and sigma^-2 scale) the float search handles; above it every eps is beyond 1e300.
+MAX_SEARCH_VALUE = 1e300
 
 
 def check_rho(rho: Any) -> float:
-    """A zCDP parameter: finite, >= 0."""
+    """A zCDP parameter: finite, >= 0 (decided on the exact value of an exact input, so that
+    ``"-1e-400"`` is refused and ``"1e-400"`` accepted); returned as the search float (0.0 for an
+    exact rho below the float range).  rho above :data:`MAX_SEARCH_VALUE` is refused (a cap of the
+    float search, not a validity rule)."""
     check_real(rho, "rho")
+    q = exact_value(rho, "rho")
+    if q is not None:
+        if q < 0:
+            raise InvalidInputError(f"rho must be a finite real >= 0, got {rho!r}")
+        if q > MAX_SEARCH_VALUE:
+            raise InvalidInputError(f"rho = {rho!r} is above the cap {MAX_SEARCH_VALUE:g} of the float search over "
+                                    "alpha (every conversion's eps exceeds it)")
+        return float_of(rho, "rho")
     r = float_of(rho, "rho")
     if not math.isfinite(r) or r < 0:
         raise InvalidInputError(f"rho must be a finite real >= 0, got {rho!r}")
+    if is_interval(rho):
+        from bcdp.core.intervals import arb_precision
+
+        with arb_precision(CERT_PREC):
+            if enclose(rho, "rho") < 0:            # certainly negative
+                raise InvalidInputError(f"rho must be a finite real >= 0, got {rho!r}")
     return r
 
 
@@ -307,8 +419,8 @@ def check_choice(value: str, allowed: Sequence[str], what: str = "method") -> st
 
 
 __all__ = [
-    "CERT_PREC", "DEFAULT_DPS", "ball_of_iv", "check_alpha", "check_choice", "check_delta",
+    "CERT_PREC", "DEFAULT_DPS", "MAX_SEARCH_VALUE", "ball_of_iv", "check_alpha", "check_choice", "check_delta",
     "check_rate", "check_rdp_value", "check_real", "check_rho", "check_rounds", "checked_mpf", "enclose",
-    "float_base_and_orders", "float_of", "float_rate", "hull", "integer_order",
-    "integer_orders", "is_ball", "is_interval", "is_iv_interval", "log_over", "to_mpf",
+    "enclose_log_inverse", "exact_value", "float_base_and_orders", "float_of", "float_rate", "hull", "integer_order",
+    "integer_orders", "is_ball", "is_interval", "is_iv_interval", "log_inverse", "log_over", "mpf_value", "to_mpf",
 ]

@@ -59,7 +59,7 @@ from bcdp.accounting.inputs import (
     log_over,
 )
 from bcdp.core.errors import InvalidInputError
-from bcdp.core.numbers import to_float_input
+from bcdp.core.numbers import MAX_DPS, MIN_DPS, check_precision, to_float_input
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -89,6 +89,7 @@ def wbk19_thm9(eps_of: Callable[[int], Any], gamma: Any, alpha: Any, *, eps_inf:
     Formula in the module docstring.  ``variant``: ``"paper"``, or a bad twin
     (``"exponent_j_minus_2"``: e^{(j-2) eps(j)} for j >= 3; ``"quadratic_only"``: drops j >= 3;
     ``"gamma_cubed"``: gamma^{j+1} in place of gamma^j)."""
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS)
     a = integer_order(alpha)
     if variant not in WBK19_VARIANTS:
         raise InvalidInputError(f"unknown variant {variant!r} {WBK19_VARIANTS}")
@@ -155,6 +156,7 @@ def zw19_thm6(eps_of: Callable[[int], Any], gamma: Any, alpha: Any, *, variant: 
     (0, 1].  At gamma = 1 only the l = alpha term survives: log(3 e^{(alpha-1) eps(alpha)})/(alpha-1)
     = eps(alpha) + log(3)/(alpha-1) for alpha >= 3 and eps(2) at alpha = 2.  ``variant``:
     ``"paper"`` or a bad twin (``"no_factor_3"``, ``"quadratic_only"``: drops l >= 3)."""
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS)
     a = integer_order(alpha)
     if variant not in ZW19_VARIANTS:
         raise InvalidInputError(f"unknown variant {variant!r} {ZW19_VARIANTS}")

@@ -40,7 +40,7 @@ from bcdp.bayesian.exact_inputs import exact_expr
 from bcdp.core.divergences import max_column_ratio as core_max_column_ratio
 from bcdp.core.errors import CertificationError, InvalidInputError
 from bcdp.core.intervals import arb_precision, ball, exact_mpf
-from bcdp.core.numbers import INFINITY, to_fraction
+from bcdp.core.numbers import GUARD_DPS, INFINITY, MAX_DPS, MIN_DPS, check_precision, to_fraction
 from bcdp.core.spaces import Mechanism, Prior, ProductDomain
 
 DEFAULT_DPS = 60
@@ -57,6 +57,7 @@ def mpf_of(value: Any, dps: int = DEFAULT_DPS) -> mpmath.mpf:
     (:func:`bcdp.core.intervals.ball`) at about 3.4 dps + 64 bits, whose width is
     checked to be below 10^-(dps+5) relative (:class:`~bcdp.core.errors.CertificationError` if not).
     """
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS + GUARD_DPS)
     if isinstance(value, mpmath.mpf):
         with mpmath.workdps(dps):
             return +value
@@ -89,6 +90,7 @@ def mpf_of(value: Any, dps: int = DEFAULT_DPS) -> mpmath.mpf:
 
 def log_of(ratio: mpmath.mpf, dps: int = DEFAULT_DPS) -> mpmath.mpf:
     """log of a ratio >= 1 (infinite stays infinite)."""
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS + GUARD_DPS)
     if ratio == mpmath.inf:
         return mpmath.inf
     with mpmath.workdps(dps):
@@ -118,6 +120,7 @@ class HPMechanism:
     meta: dict = field(default_factory=dict, compare=False)
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "dps", check_precision(self.dps, "dps", MIN_DPS, MAX_DPS + GUARD_DPS))
         outputs = tuple(self.outputs)
         if not outputs or len(set(outputs)) != len(outputs):
             raise InvalidInputError("outputs must be non-empty and distinct")
@@ -136,6 +139,7 @@ class HPMechanism:
 
     @classmethod
     def from_exact(cls, mechanism: Mechanism, dps: int = DEFAULT_DPS) -> HPMechanism:
+        dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS + GUARD_DPS)
         rows = tuple(tuple(mpf_of(p, dps) for p in row) for row in mechanism.kernel)
         return cls(mechanism.domain, mechanism.outputs, rows, dps)
 
@@ -150,6 +154,9 @@ class HPLogRatio:
     ratio: Any
     witness: dict | None = field(default=None, compare=False)
     dps: int = DEFAULT_DPS
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "dps", check_precision(self.dps, "dps", MIN_DPS, MAX_DPS + GUARD_DPS))
 
     @property
     def is_infinite(self) -> bool:
@@ -181,6 +188,7 @@ def max_column_ratio(rows: Sequence[Sequence[mpmath.mpf]], labels: Sequence[Hash
     sets the working precision and maps its two exact-only results to mpmath: the infinite
     sentinel becomes ``mpmath.inf`` and the empty maximum (no witness) ``mpf(1)``.
     """
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS + GUARD_DPS)
     with mpmath.workdps(dps):
         ratio, witness = core_max_column_ratio(rows, labels, outputs)
     if ratio == INFINITY:

@@ -18,6 +18,7 @@ import sympy
 
 from bcdp.bayesian.exact_inputs import exact_expr
 from bcdp.core.errors import InvalidInputError
+from bcdp.core.numbers import MAX_DPS, MIN_DPS, check_precision
 
 CONSTANTS = ("unbiased", "paper")
 
@@ -36,6 +37,7 @@ def hemisphere_mean_factor(d) -> sympy.Expr:
 def hemisphere_mean_by_integration(d: int, dps: int = 40):
     """m_d by 40-digit quadrature of the marginal density of u_1, proportional to
     (1 - t^2)^{(d-3)/2} on [0, 1] (independent of the Gamma formula); d = 1: the two-point sphere."""
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS)
     import mpmath
 
     if d == 1:

@@ -40,6 +40,7 @@ from bcdp.bayesian.exact_inputs import exact_expr
 from bcdp.bayesian.highprec import DEFAULT_DPS, HPMechanism, mpf_of
 from bcdp.core.errors import InvalidInputError
 from bcdp.core.intervals import compare
+from bcdp.core.numbers import MAX_DPS, MIN_DPS, check_precision
 from bcdp.core.spaces import ProductDomain
 
 CHANNELS = ("rr", "coordinate_rr")
@@ -53,6 +54,7 @@ def stage_budgets(c_sorted: Sequence[Any], dps: int = DEFAULT_DPS) -> list[mpmat
     :func:`bcdp.core.intervals.compare` (a proven tie gives exactly 0; a negative difference, i.e. c
     not non-decreasing or c_1 < 0, raises).  mpf inputs are differenced in mpmath.
     """
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS)
     out = []
     prev: Any = 0
     for k, ck in enumerate(c_sorted, start=1):
@@ -76,6 +78,7 @@ def stage_kernel(channel: str, m: int, b: mpmath.mpf, values: tuple = (0, 1),
                  dps: int = DEFAULT_DPS) -> dict[tuple, list[mpmath.mpf]]:
     """One stage's channel on {values}^m: ``{input: row}``, rows over
     ``itertools.product(values, repeat=m)`` (see the module docstring for the two channels)."""
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS)
     pts = list(itertools.product(values, repeat=m))
     with mpmath.workdps(dps):
         if channel == "rr":
@@ -108,6 +111,7 @@ def mmean_joint_kernel(c_sorted: Sequence[Any], d: int, channel: str = "rr", dps
     ``order`` (identity if None), see the module docstring; ``channel``: ``"rr"`` or
     ``"coordinate_rr"``.  ``meta`` records the stage budgets and the order.
     """
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS)
     if channel not in CHANNELS:
         raise InvalidInputError(f"unknown channel {channel!r}; expected one of {CHANNELS}")
     if len(c_sorted) != d:
@@ -139,5 +143,6 @@ def mmean_for_allocation(allocation, d: int | None = None, channel: str = "rr", 
                          values: tuple = (0, 1)) -> HPMechanism:
     """:func:`mmean_joint_kernel` for a :class:`bcdp.bayesian.allocation.BudgetAllocation` (its c_sorted
     and order)."""
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS)
     d = len(allocation.c) if d is None else d
     return mmean_joint_kernel(allocation.c_sorted, d, channel, dps, allocation.order, values)

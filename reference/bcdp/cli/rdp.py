@@ -80,9 +80,14 @@ def bound_value(key: str, n: int, eps0: str, alpha: float) -> float | None:
 
 def shuffle_curve(n: int, eps0: str, alphas: list[float], bound: str | None) -> dict[str, Any]:
     """The JSON object of `bcdp rdp shuffle`."""
-    out: dict[str, Any] = {"n": n, "eps0": _num(to_float_input(eps0, "eps0", allow_inf=True)), "curve": []}
+    out: dict[str, Any] = {"n": n, "eps0": _num(to_float_input(eps0, "eps0", allow_inf=True)),
+                           "input": {"eps0": eps0}, "curve": []}
     if bound is None:
         from bcdp.shuffle.exact import rr_worst_pair_rdp
+
+        if math.isinf(out["eps0"] if isinstance(out["eps0"], float) else math.inf):
+            raise InvalidInputError(f"eps0 = {eps0} is finite but beyond the float range of the float64 exact search; "
+                                    "use --bound NAME (read exactly) or `bcdp rdp to-dp` (certified)")
 
         out["source"] = "exact: sup over all neighbouring pairs and both directions, shuffled binary RR"
         for a in alphas:
@@ -129,14 +134,25 @@ def read_count(text: Any, name: str, minimum: int = 1) -> int:
     return int(value)
 
 
+_INF_TEXT = ("inf", "+inf", "infinity", "+infinity", "oo")
+
+
+def eps0_is_infinite(eps0: str) -> bool:
+    """True for the spellings of +inf (read_eps0 has checked the text); never decided on a float, so
+    that the finite "1e400" is not taken for infinity."""
+    return eps0.strip().lower() in _INF_TEXT
+
+
 def read_eps0(text: Any) -> str:
-    """eps0 >= 0 (inf allowed for the bounds), returned as the string the computations read exactly."""
-    e = to_float_input(str(text), "eps0", allow_inf=True)
-    if not e >= 0:
+    """eps0 >= 0 (inf allowed for the bounds), returned as the string the computations read exactly.
+    Decided on the exact value (``"-1e-400"`` is negative, ``"1e400"`` finite), not on a float."""
+    t = str(text).strip()
+    if eps0_is_infinite(t):
+        return t
+    to_float_input(t, "eps0", allow_inf=True)      # "cannot read 'abc' as a number" (the message only)
+    if not to_fraction(t, "eps0") >= 0:            # the exact reading (size and exponent caps) decides
         raise InvalidInputError(f"eps0 must be >= 0, got {text!r}")
-    if not math.isinf(e):
-        to_fraction(str(text), "eps0")             # the exact reading (size and exponent caps)
-    return str(text).strip()
+    return t
 
 
 def read_orders(text: str) -> list[int]:
@@ -179,9 +195,10 @@ def to_dp(n: int, eps0: str, delta: str, rounds: int, bound: str | None, method:
     rdp = rdp_curve_from_arrays([a for a, _ in pts], [v for _, v in pts], certified_values=cert)
     res = rdp_to_dp(rdp.compose(rounds) if rounds > 1 else rdp, delta, method, orders=[a for a, _ in pts])
     return {"n": n, "eps0": _num(to_float_input(eps0, "eps0", allow_inf=True)),
-            "delta": to_float_input(delta, "delta"), "rounds": rounds, "method": method,
+            "delta": float(to_fraction(delta, "delta")), "input": {"eps0": eps0, "delta": delta.strip()},
+            "rounds": rounds, "method": method,
             "source": source, "epsilon": _num(res.epsilon_certified_upper), "alpha_star": _num(res.alpha_star),
-            "conversion_source": res.source}
+            "conversion_source": res.source, "notes": list(res.notes)}
 
 
 def add_parser(subparsers: Any) -> None:
@@ -213,15 +230,27 @@ def add_parser(subparsers: Any) -> None:
 
 
 def parse_alphas(text: str) -> list[float]:
-    """Comma-separated orders, each a finite number > 1."""
+    """Comma-separated orders, each a finite number > 1, decided on its exact value; the order used
+    is its nearest float, which must itself be a finite float > 1 (``1 + 1e-20`` is a valid order, but
+    not one the float computations can evaluate: refused with that reason)."""
     out = []
     parts = str(text).split(",")
     if len(parts) > MAX_ORDERS:
         raise InvalidInputError(f"--alpha lists more than {MAX_ORDERS} orders")
     for part in parts:
-        a = to_float_input(part, "alpha", allow_inf=True) if part.strip() else math.nan
-        if not math.isfinite(a) or a <= 1:
+        t = part.strip()
+        if not t or t.lower().lstrip("+-") in _INF_TEXT + ("nan",):
             raise InvalidInputError(f"alpha must be a finite number > 1, got {part!r}")
+        q = to_fraction(t, "alpha")
+        if not q > 1:
+            raise InvalidInputError(f"alpha must be a finite number > 1, got {part!r}")
+        try:
+            a = float(q)
+        except OverflowError:
+            a = math.inf
+        if not (math.isfinite(a) and a > 1):
+            raise InvalidInputError(f"alpha = {t} is a valid order but its nearest float is {a!r}: orders are "
+                                    "evaluated as floats here, pass one in (1 + 2^-52, 1.8e308)")
         out.append(a)
     return out
 
@@ -239,7 +268,7 @@ def run_shuffle(args: argparse.Namespace) -> int:
         raise InvalidInputError(f"the exact supremum over all neighbouring pairs searches every configuration of "
                                 f"the other n - 1 users (about 10 minutes per order at n = 1e6); n = {args.n} > "
                                 f"{EXACT_N_LIMIT}: pass --allow-slow to run it anyway, or use --bound NAME")
-    if exact and math.isinf(to_float_input(eps0, "eps0", allow_inf=True)):
+    if exact and eps0_is_infinite(eps0):
         raise InvalidInputError("the exact path needs a finite eps0 (every bound gives inf at eps0 = inf)")
     out = shuffle_curve(args.n, eps0, alphas, None if exact else args.bound)
     if args.json:
@@ -258,7 +287,7 @@ def run_to_dp(args: argparse.Namespace) -> int:
     eps0 = read_eps0(args.eps0)
     orders = read_orders(args.orders) if args.orders is not None else list(range(2, 65))
     exact = args.exact or not args.bound
-    if exact and math.isinf(to_float_input(eps0, "eps0", allow_inf=True)):
+    if exact and eps0_is_infinite(eps0):
         raise InvalidInputError("eps0 = inf: no finite RDP value to convert")
     if exact and not args.allow_slow:
         from bcdp.shuffle.rr_all_pairs import certified_cost
@@ -273,6 +302,8 @@ def run_to_dp(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(out, indent=2, allow_nan=False))
     else:
-        print(f"n = {out['n']}, eps0 = {out['eps0']}, T = {out['rounds']}, delta = {out['delta']}: "
+        print(f"n = {out['n']}, eps0 = {out['input']['eps0']}, T = {out['rounds']}, delta = {out['input']['delta']}: "
               f"epsilon <= {out['epsilon']!r} (alpha* = {out['alpha_star']}, {out['method']})")
+        for note in out["notes"]:
+            print(f"  note: {note}")
     return EXIT_OK

@@ -37,7 +37,7 @@ from numbers import Integral
 from typing import TYPE_CHECKING, Any, Hashable, Sequence
 
 from bcdp.core.errors import FloatRefusedError, InvalidInputError
-from bcdp.core.numbers import INFINITY, to_fraction
+from bcdp.core.numbers import GUARD_DPS, INFINITY, MAX_DPS, check_precision, to_fraction
 from bcdp.core.parameters import LogRatioParameter
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -87,11 +87,10 @@ def exact_pair(P: Law, Q: Law) -> tuple[Row, Row]:
     return p, q
 
 
-def check_dps(dps: Any) -> int:
-    """A working precision in decimal digits (an int >= :data:`MIN_DPS`)."""
-    if isinstance(dps, bool) or not isinstance(dps, int) or dps < MIN_DPS:
-        raise InvalidInputError(f"dps must be an integer >= {MIN_DPS} digits, got {dps!r}")
-    return dps
+def _check_dps(dps: Any) -> int:
+    """The working precision of the high-precision forms: an int in [:data:`MIN_DPS`,
+    MAX_DPS + GUARD_DPS] (:func:`bcdp.core.numbers.check_precision`; callers add guard digits)."""
+    return check_precision(dps, "dps", MIN_DPS, MAX_DPS + GUARD_DPS)
 
 
 def infinite_support(p: Row, q: Row) -> bool:
@@ -299,7 +298,7 @@ def renyi_divergence(P: Law, Q: Law, order: Any, dps: int = DEFAULT_DPS) -> mpma
     or mpf; floats are refused.
     """
     import mpmath
-    dps = check_dps(dps)
+    dps = _check_dps(dps)
     p, q = exact_pair(P, Q)
     a = _order(order)
     if a == 1:
@@ -331,7 +330,7 @@ def renyi_divergence(P: Law, Q: Law, order: Any, dps: int = DEFAULT_DPS) -> mpma
 def kl_divergence(P: Law, Q: Law, dps: int = DEFAULT_DPS) -> mpmath.mpf | float:
     """KL(P||Q) with mpmath at ``dps`` digits; :data:`INFINITY` if P(y) > 0 = Q(y)."""
     import mpmath
-    dps = check_dps(dps)
+    dps = _check_dps(dps)
     p, q = exact_pair(P, Q)
     if infinite_support(p, q):
         return INFINITY
@@ -345,7 +344,7 @@ def hockey_stick(P: Law, Q: Law, eps: Any, dps: int = DEFAULT_DPS) -> mpmath.mpf
     """H_{e^eps}(P||Q) = sum_y max(0, P(y) - e^eps Q(y)) with mpmath at ``dps`` digits, for an exact
     eps >= 0 (int, Fraction, string) or an mpf."""
     import mpmath
-    dps = check_dps(dps)
+    dps = _check_dps(dps)
     p, q = exact_pair(P, Q)
     if isinstance(eps, float):
         raise FloatRefusedError(f"eps: floats are refused (got {eps!r}); pass a string such as '0.5'")
@@ -422,7 +421,7 @@ def hockey_stick_float(P: Any, Q: Any, eps: Any) -> np.ndarray | float:
 
 
 __all__ = [
-    "DEFAULT_DPS", "GUARD_DIGITS", "LogMgf", "MIN_DPS", "check_dps", "d_infinity", "exact_pair",
+    "DEFAULT_DPS", "GUARD_DIGITS", "LogMgf", "MIN_DPS", "d_infinity", "exact_pair",
     "exact_row", "hockey_stick", "hockey_stick_exact", "hockey_stick_float", "infinite_support",
     "kl_divergence", "kl_divergence_exact", "kl_divergence_float", "max_column_ratio",
     "mpf_of_fraction", "renyi_divergence", "renyi_divergence_exact", "renyi_divergence_float",

@@ -36,6 +36,7 @@ from typing import TYPE_CHECKING, Any
 import mpmath
 
 from bcdp.core.errors import InvalidInputError, UndecidedComparison
+from bcdp.core.numbers import MAX_PREC_BITS, MIN_PREC_BITS, check_precision
 
 if TYPE_CHECKING:  # pragma: no cover
     import flint
@@ -112,8 +113,11 @@ def outward_floats(x: Any) -> tuple[float, float]:
 
 @contextmanager
 def arb_precision(bits: int) -> Iterator[Any]:
-    """Set arb's working precision to ``bits`` for the block and restore it; yields ``flint.arb``."""
+    """Set arb's working precision to ``bits`` for the block and restore it; yields ``flint.arb``.
+    ``bits`` is an int in [53, 2^17] (:func:`bcdp.core.numbers.check_precision`)."""
     import flint
+
+    bits = check_precision(bits, "bits", MIN_PREC_BITS, MAX_PREC_BITS)
 
     with flint.ctx.workprec(bits):
         yield flint.arb
@@ -210,9 +214,11 @@ def ball_power(b: flint.arb, n: int) -> flint.arb:
 
 
 def ball(expr: sympy.Expr, prec: int = 53) -> flint.arb:
-    """An arb ball enclosing the exact value of the closed form ``expr`` (at ``prec`` bits)."""
+    """An arb ball enclosing the exact value of the closed form ``expr`` (at ``prec`` bits, an int in
+    [53, 2^17])."""
     import sympy
 
+    prec = check_precision(prec, "prec", MIN_PREC_BITS, MAX_PREC_BITS)
     with arb_precision(prec):
         return _ball(sympy.sympify(expr))
 
@@ -310,8 +316,9 @@ def leq(a, b) -> bool:
 
 
 def enclosure(expr, prec: int = 120) -> tuple[float, float]:
-    """(lower, upper) floats bracketing the exact value (outward-rounded to float)."""
-    return outward_floats(ball(expr, prec))
+    """(lower, upper) floats bracketing the exact value (outward-rounded to float); ``prec`` bits as
+    in :func:`ball`."""
+    return outward_floats(ball(expr, check_precision(prec, "prec", MIN_PREC_BITS, MAX_PREC_BITS)))
 
 
 def to_float(expr) -> float:

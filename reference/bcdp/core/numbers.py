@@ -9,6 +9,12 @@ meant: :class:`~bcdp.core.errors.FloatRefusedError`), ``bool``, NaN and infiniti
 :data:`MAX_DECIMAL_EXPONENT`), so that ``"1e-999999999"`` is refused at once instead of building a
 billion-digit denominator.
 
+Working precisions (``dps=`` decimal digits, ``prec=`` / ``bits=`` binary digits) of every public
+function are checked by the one validator :func:`check_precision`: an int (bools and floats
+refused, :class:`~bcdp.core.errors.WrongTypeError`) within [minimum, maximum]
+(:class:`~bcdp.core.errors.InvalidInputError`), the caps being :data:`MAX_DPS` and
+:data:`MAX_PREC_BITS` unless a function states its own.
+
 Float twins (functions named ``*_float``, and the float64 fast paths) take their inputs through
 :func:`to_float_input`, which accepts ints, floats, Fractions and numeric strings and refuses bools,
 NaN and (unless allowed) infinities.  They are documented as approximations; only exact functions and
@@ -36,6 +42,40 @@ INFINITY = math.inf
 MAX_DIGITS = 10_000
 #: Largest |exponent| of a decimal accepted by :func:`to_fraction` (``"1e-5000"`` is fine).
 MAX_DECIMAL_EXPONENT = 10_000
+
+
+#: Smallest working precision in decimal digits accepted by default (double precision).
+MIN_DPS = 15
+#: Largest working precision in decimal digits (mpmath ``dps``) a public function accepts.
+MAX_DPS = 10_000
+#: Guard digits that internal evaluations may add to a caller's ``dps`` when they call another
+#: public function (e.g. a bound calling ``upsilon(..., dps=dps + 10)``): the functions called that
+#: way (core divergences, the shuffle input helpers, ``upsilon``, ``binomial_central_moments``)
+#: accept up to ``MAX_DPS + GUARD_DPS``.
+GUARD_DPS = 100
+#: Smallest arb working precision in bits accepted from callers (a float's 53 bits).
+MIN_PREC_BITS = 53
+#: Largest arb working precision in bits: 2^17, room for the guard bits a computation at
+#: :data:`MAX_DPS` digits adds (about 33,220 bits) several times over.
+MAX_PREC_BITS = 2 ** 17
+
+
+def check_precision(value: Any, name: str, minimum: int, maximum: int) -> int:
+    """A working precision: an int in [minimum, maximum], returned as a plain int.
+
+    Refuses bools, floats (also integral ones: ``2.0``), strings and every non-integer with
+    :class:`~bcdp.core.errors.WrongTypeError`, and values outside [minimum, maximum] (``0``, ``-1``,
+    ``10**9``) with :class:`~bcdp.core.errors.InvalidInputError`; the message names ``name`` and the
+    accepted range.  numpy integers are accepted as ints."""
+    import numbers
+
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise WrongTypeError(f"{name} must be an integer in [{minimum}, {maximum}], got {type(value).__name__} "
+                             f"{value!r}")
+    v = int(value)
+    if not minimum <= v <= maximum:
+        raise InvalidInputError(f"{name} must be an integer in [{minimum}, {maximum}], got {v}")
+    return v
 
 
 def _is_sympy(value: Any) -> bool:

@@ -27,7 +27,6 @@ import mpmath
 from bcdp.core.divergences import (  # noqa: F401  (re-exported for the checks; import from core)
     DEFAULT_DPS,
     GUARD_DIGITS,
-    check_dps,
     d_infinity,
     kl_divergence,
     kl_divergence_exact,
@@ -35,9 +34,10 @@ from bcdp.core.divergences import (  # noqa: F401  (re-exported for the checks; 
     renyi_divergence_exact,
     renyi_moment_exact,
 )
+from bcdp.core.divergences import MIN_DPS as DIVERGENCE_MIN_DPS
 from bcdp.core.errors import FloatRefusedError, InvalidInputError
 from bcdp.core.intervals import arb_precision, ball, ball_of
-from bcdp.core.numbers import INFINITY, to_fraction
+from bcdp.core.numbers import INFINITY, MAX_DPS, MAX_PREC_BITS, MIN_PREC_BITS, check_precision, to_fraction
 from bcdp.core.results import Certified, decide_le
 from bcdp.core.spaces import Mechanism
 from bcdp.partial.dstar import DEFAULT_REL_TOL, ball_ends, d_star, d_star_json  # noqa: F401  (re-exported)
@@ -116,6 +116,7 @@ def per_attribute_cdp_epsilon(mech: Mechanism, n: int, d: int, inputs: Sequence 
     D* ends rounded outward with arb ball arithmetic) with the witness pair of the largest lower end
     (keys ``x``, ``x_prime``, ``record``, ``hamming``, ``d_star``).  No constraint at all (a single
     input) gives exactly 0 and no witness."""
+    dps = check_precision(dps, "dps", DIVERGENCE_MIN_DPS, MAX_DPS)
     bits = _iv_bits(dps + GUARD_DIGITS)
 
     def ends(res: Certified, k: int) -> tuple[Any, Any]:
@@ -130,6 +131,7 @@ def whole_record_zcdp(mech: Mechanism, n: int, d: int, inputs: Sequence | None =
     """rho of rho-zCDP under replace-one neighbours (Sec. 2, Def. 3; Bun and Steinke 2016): max
     over input pairs differing in (any attributes of) exactly one record of D*(M(x)||M(x')),
     certified enclosure with the witness pair of the largest lower end."""
+    dps = check_precision(dps, "dps", DIVERGENCE_MIN_DPS, MAX_DPS)
     return _max_over_pairs(mech, n, d, inputs, rel_tol, dps, lambda res, k: (res.lower, res.upper),
                            PROVENANCE_RHO)
 
@@ -160,6 +162,7 @@ def eps_enclosure(value: Any, where: str, bits: int) -> tuple[Any, Any] | float:
     and log are enclosed by :func:`bcdp.core.intervals.ball` (arb), other real sympy numbers by
     sympy's error-controlled ``evalf`` widened by 10^-(digits - 10) relative.  Floats are refused;
     a value certainly below 0 is refused."""
+    bits = check_precision(bits, "bits", MIN_PREC_BITS, MAX_PREC_BITS)
     if value == INFINITY:
         return INFINITY
     if isinstance(value, float):
@@ -216,7 +219,7 @@ def nabla_cdp_holds(mech: Mechanism, n: int, d: int, eps_fn: Callable[[tuple, tu
     comparison is close; a pair whose two sides cannot be separated (equal values, or closer than
     the widths) is listed as *undecided* and makes ``holds`` False without a violation: never a
     guess in either direction."""
-    dps = check_dps(dps)
+    dps = check_precision(dps, "dps", DIVERGENCE_MIN_DPS, MAX_DPS)
     bits = _iv_bits(dps + GUARD_DIGITS)
     pts = mech.domain.points
     undecided: list = []

@@ -54,15 +54,15 @@ from bcdp.core.divergences import (
     GUARD_DIGITS,
     LogMgf,
     Row,
-    check_dps,
     d_infinity,
     exact_pair,
     mpf_of_fraction,
 )
+from bcdp.core.divergences import MIN_DPS as DIVERGENCE_MIN_DPS
 from bcdp.core.errors import CertificationError, FloatRefusedError, InvalidInputError
 from bcdp.core.intervals import arb_precision, ball_of
 from bcdp.core.intervals import ball_ends_mpf as ball_ends
-from bcdp.core.numbers import INFINITY, to_fraction
+from bcdp.core.numbers import INFINITY, MAX_DPS, check_precision, to_fraction
 from bcdp.core.results import Certified
 
 DEFAULT_REL_TOL = "1e-30"
@@ -459,7 +459,7 @@ def d_star(P: Sequence[Any], Q: Sequence[Any], rel_tol: Any = DEFAULT_REL_TOL, d
     Infinite (both ends ``INFINITY``) iff P(y) > 0 = Q(y) for some y; 0 iff P = Q.
     Raises :class:`CertificationError` if no certificate is found (never observed; it would need a
     degenerate curvature and is reported rather than guessed)."""
-    dps = check_dps(dps)
+    dps = check_precision(dps, "dps", DIVERGENCE_MIN_DPS, MAX_DPS)
     p, q = exact_pair(P, Q)
     tol_key = _rel_tol(rel_tol)
     if isinstance(max_intervals, bool) or not isinstance(max_intervals, int) or max_intervals < 10:

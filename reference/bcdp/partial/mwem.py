@@ -34,7 +34,7 @@ import mpmath
 import numpy as np
 
 from bcdp.core.errors import InvalidInputError
-from bcdp.core.numbers import to_fraction
+from bcdp.core.numbers import MAX_DPS, MIN_DPS, check_precision, to_fraction
 
 UPDATES = ("algorithm1", "lemma13_printed")
 
@@ -346,8 +346,7 @@ def lemma13_slack_mp(a_dist: Sequence, x_dist: Sequence, q: Sequence, a, form: s
                      dps: int = 60) -> mpmath.mpf:
     """Same as :func:`lemma13_slack` for one instance, in mpmath at ``dps`` (>= 50) digits; inputs
     exact (Fractions / ints / strings, floats refused)."""
-    if dps < 50:
-        raise InvalidInputError("dps must be >= 50")
+    dps = check_precision(dps, "dps", 50, MAX_DPS)
     with mpmath.workdps(dps):
         A = [mpmath.mpf(to_fraction(v).numerator) / to_fraction(v).denominator for v in a_dist]
         X = [mpmath.mpf(to_fraction(v).numerator) / to_fraction(v).denominator for v in x_dist]
@@ -367,6 +366,7 @@ def e3_joint_round_slack(ell: int, dps: int = 60) -> tuple[mpmath.mpf, mpmath.mp
     Joint update A_{t+1} ∝ A_t exp(1/2 sum_i q_i(u)(a_i - q_i(A_t))).  Returns (drop Psi(A_t) -
     Psi(A_{t+1}), the per-round bound 1/4 sum_i [(q_i(A_t)-q_i(x))^2 - (a_i-q_i(x))^2] = l/16,
     drop - bound).  Closed form: drop = log 2 - log(1 + e^{-l/4})."""
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS)
     if not isinstance(ell, int) or ell < 1:
         raise InvalidInputError(f"l must be a positive int, got {ell!r}")
     with mpmath.workdps(dps):
@@ -425,6 +425,7 @@ def e3_symmetric_slack(ell: int, w, dps: int = 60) -> mpmath.mpf:
     A = x = (delta_{0^l} + delta_{1^l})/2, a_i = 1/2 + 2w/l (needs 0 <= w <= l/4).  The per-round
     slack is exactly w^2/l - log cosh(w/2), negative for small w iff l > 8 (log cosh(w/2) =
     w^2/8 - w^4/192 + ...); at w = 1 it is negative exactly for l >= 9.  ``w`` exact (floats refused)."""
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS)
     if not isinstance(ell, int) or ell < 1:
         raise InvalidInputError(f"l must be a positive int, got {ell!r}")
     wf = to_fraction(w, "w")

@@ -27,10 +27,9 @@ from typing import Any, Iterable, Sequence
 import mpmath
 
 from bcdp.core.errors import FloatRefusedError, InvalidInputError, WrongTypeError
-from bcdp.core.numbers import INFINITY, to_fraction
+from bcdp.core.numbers import INFINITY, MAX_DPS, MIN_DPS, check_precision, to_fraction
 from bcdp.shuffle.inputs import (
     check_direction,
-    check_dps,
     exact_alpha,
     parse_closed_form,
 )
@@ -191,11 +190,11 @@ def _renyi_of_laws(P: dict, Q: dict, alpha: Any, dps: int) -> mpmath.mpf:
     """D_alpha(P || Q) of two exact laws (dicts of Fractions) at ``dps`` digits, by
     :func:`bcdp.core.divergences.renyi_divergence` (evaluated with at least its minimum of 50 digits
     and rounded to ``dps``); mpmath.inf when P is not absolutely continuous w.r.t. Q."""
-    from bcdp.core.divergences import MIN_DPS, renyi_divergence
+    from bcdp.core.divergences import MIN_DPS as DIVERGENCE_MIN_DPS
+    from bcdp.core.divergences import renyi_divergence
 
-    check_dps(dps)
     a = exact_alpha(alpha, dps + 20)
-    value = renyi_divergence(P, Q, a, dps=max(dps, MIN_DPS) + 10)
+    value = renyi_divergence(P, Q, a, dps=max(dps, DIVERGENCE_MIN_DPS) + 10)
     if value == INFINITY or mpmath.isinf(value):
         return mpmath.inf
     with mpmath.workdps(dps):
@@ -208,6 +207,7 @@ def shuffled_rdp_exact(kernel: Sequence[Sequence[Any]], D: Sequence[int], Dprime
     the exact Fraction laws of :func:`shuffled_law`).  ``direction="DDprime"`` (default):
     D_alpha(M(D) || M(D')); ``"DprimeD"``: D_alpha(M(D') || M(D)).  Any real alpha > 1 (exact).
     Returns mpmath.inf when the first law is not absolutely continuous w.r.t. the second."""
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS)
     check_direction(direction)
     if len(D) != len(Dprime):
         raise InvalidInputError("D and D' must have the same size (replacement neighbours)")
@@ -221,6 +221,7 @@ def subsampled_shuffled_rdp_exact(kernel: Sequence[Sequence[Any]], D: Sequence[i
                                   Dprime: Sequence[int], alpha: Any, scheme: str, rate_or_k: Any,
                                   dps: int = 60, direction: str = "DDprime") -> mpmath.mpf:
     """As :func:`shuffled_rdp_exact` for :func:`subsampled_shuffled_law` (same directions)."""
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS)
     check_direction(direction)
     if len(D) != len(Dprime):
         raise InvalidInputError("D and D' must have the same size (replacement neighbours)")

@@ -38,7 +38,7 @@ from bcdp.core.errors import (
     InvalidInputError,
     WrongTypeError,
 )
-from bcdp.core.numbers import to_float_input, to_fraction
+from bcdp.core.numbers import GUARD_DPS, MAX_DPS, MIN_DPS, check_precision, to_float_input, to_fraction
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -66,6 +66,7 @@ def read_exact_mpf(value: Any, name: str, dps: int) -> mpmath.mpf:
     """An exact input rounded once to ``dps`` digits: everything :func:`read_mpf` takes, plus sympy
     numbers (``sympy.log(2)``) and closed-form strings built from numbers, + - * / ( ), ``log``,
     ``exp``, ``sqrt``, ``pi`` and ``E`` (``"log(3/2)"``); floats refused."""
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS + GUARD_DPS)
     if isinstance(value, bool):
         raise WrongTypeError(f"{name}: booleans are not numbers here (got {value!r})")
     if type(value).__module__.startswith("sympy"):
@@ -180,6 +181,7 @@ def floor_certified(x_fn: Callable[[], mpmath.mpf], dps: int) -> int:
     """floor(x) where x_fn evaluates x at the current precision; the decision is repeated with
     more digits while x is within 10^-(digits-10) of an integer (exact integers, e.g. eps0 = 0,
     are recognised because mpmath evaluates them exactly)."""
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS + GUARD_DPS)
     digits = dps + 20
     while True:
         with mpmath.workdps(digits):
@@ -232,6 +234,7 @@ def check_direction(direction: str) -> str:
 
 def exact_alpha(alpha: Any, dps: int) -> mpmath.mpf:
     """A finite real order alpha > 1 read by :func:`read_exact_mpf` at ``dps`` digits."""
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS + GUARD_DPS)
     a = read_exact_mpf(alpha, "alpha", dps)
     if mpmath.isnan(a):
         raise InvalidInputError("alpha is NaN")
@@ -244,6 +247,7 @@ def exact_alpha(alpha: Any, dps: int) -> mpmath.mpf:
 
 def exact_eps0(eps0: Any, dps: int) -> mpmath.mpf:
     """A finite eps0 >= 0 read by :func:`read_exact_mpf` at ``dps`` digits."""
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS + GUARD_DPS)
     e = read_exact_mpf(eps0, "eps0", dps)
     if mpmath.isnan(e):
         raise InvalidInputError("eps0 is NaN")
@@ -252,13 +256,6 @@ def exact_eps0(eps0: Any, dps: int) -> mpmath.mpf:
     if mpmath.isinf(e):
         raise InvalidInputError("eps0 must be finite")
     return e
-
-
-def check_dps(dps: Any, minimum: int = 15) -> int:
-    """A working precision in decimal digits: an int >= ``minimum``."""
-    if isinstance(dps, bool) or not isinstance(dps, int) or dps < minimum:
-        raise InvalidInputError(f"dps must be an int >= {minimum}")
-    return dps
 
 
 # -- float twins -------------------------------------------------------------------------------------
@@ -306,7 +303,7 @@ def float_orders(alphas: Sequence[float] | np.ndarray, *, finite: bool = False) 
 
 __all__ = [
     "DEFAULT_DPS", "DIRECTIONS", "capped", "check_alpha", "check_chernoff_gamma", "check_count",
-    "check_direction", "check_dps", "check_eps0", "check_nk", "exact_alpha", "exact_eps0",
+    "check_direction", "check_eps0", "check_nk", "exact_alpha", "exact_eps0",
     "float_eps0", "float_orders", "floor_certified", "integer_orders_float",
     "log1p_over", "parse_closed_form", "read_exact_mpf", "read_gamma", "read_mpf",
 ]

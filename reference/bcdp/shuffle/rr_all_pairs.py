@@ -21,7 +21,7 @@ import mpmath
 import numpy as np
 
 from bcdp.core.errors import CertificationError, InvalidInputError
-from bcdp.core.numbers import to_float_input
+from bcdp.core.numbers import MAX_DPS, MIN_DPS, check_precision, to_float_input
 from bcdp.shuffle.inputs import (
     check_count,
     exact_alpha,
@@ -66,6 +66,7 @@ def rr_pair_over_j_mp(n: int, eps0: Any, alpha: Any, dps: int = 50) -> list[tupl
     n-1 users, differing user 0), D'_j = (same, differing user 1); returns
     [(D_alpha(M(D_j)||M(D'_j)), D_alpha(M(D'_j)||M(D_j))) for j] ("DDprime", "DprimeD").
     Reference for :func:`rr_all_pairs_rdp`; small n only."""
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS)
     n = check_count(n)
     with mpmath.workdps(dps + 20):
         e0 = exact_eps0(eps0, dps + 20)
@@ -463,16 +464,22 @@ def rr_worst_pair_rdp_ball(n: int, eps0: Any, alpha: Any, *, rel: float = 1e-20)
     from bcdp.accounting.inputs import enclose
     from bcdp.core.intervals import arb_precision
 
+    from bcdp.accounting.inputs import exact_value
+
     n = check_count(n)
-    e0f = float_eps0(eps0, allow_inf=False)
-    if not to_float_input(alpha, "alpha") > 1:
+    # decided on the exact value of an exact input, not on its float: eps0 = "1e-400" is not 0
+    q0, qa = exact_value(eps0, "eps0"), exact_value(alpha, "alpha")
+    if q0 is not None and q0 < 0:
+        raise InvalidInputError(f"eps0 must be >= 0, got {eps0!r}")
+    zero = q0 == 0 if q0 is not None else float_eps0(eps0, allow_inf=False) == 0
+    if not (qa > 1 if qa is not None else to_float_input(alpha, "alpha") > 1):
         raise InvalidInputError(f"alpha must be > 1, got {alpha!r}")
     prec = 128
     while True:
         with arb_precision(prec):
             e0 = enclose(eps0, "eps0")
             A = enclose(alpha, "alpha")
-            out = flint.arb(0) if e0f == 0 else _pair_ball_sup(n, e0.exp(), A, prec)
+            out = flint.arb(0) if zero else _pair_ball_sup(n, e0.exp(), A, prec)
         ok = out.is_finite() and (out.rad() <= abs(out.mid()) * rel or out.rad() == 0)
         if ok or (out.is_finite() and prec >= MAX_CERT_PREC):
             return out

@@ -24,10 +24,10 @@ import mpmath
 import numpy as np
 
 from bcdp.core.errors import CertificationError
+from bcdp.core.numbers import MAX_DPS, MIN_DPS, check_precision
 from bcdp.shuffle.inputs import (
     check_count,
     check_direction,
-    check_dps,
     exact_alpha,
     exact_eps0,
     float_eps0,
@@ -61,7 +61,7 @@ def rr_pair_rdp_mp(n: int, eps0: Any, alpha: Any, direction: str = "DprimeD",
     about sqrt(2 n p q (|beta| eps0 + 2.3 dps)) terms each side (4e4 at n = 1e6, eps0 = 1)."""
     n = check_count(n)
     check_direction(direction)
-    check_dps(dps)
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS)
     wp = dps + 20
     e0 = exact_eps0(eps0, wp + 30)
     a = exact_alpha(alpha, wp + 30)

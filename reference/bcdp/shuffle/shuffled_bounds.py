@@ -49,6 +49,7 @@ from typing import Any, Callable
 import mpmath
 
 from bcdp.core.errors import InvalidInputError, ValidityConditionError
+from bcdp.core.numbers import GUARD_DPS, MAX_DPS, MIN_DPS, check_precision
 from bcdp.shuffle.inputs import (
     DEFAULT_DPS,
     capped,
@@ -73,6 +74,7 @@ def nbar(n: int, eps0: Any, *, floor: bool = True, chernoff_gamma: Any = Fractio
     gives (1-gamma)(n-1)/E + 1, which is what App. D.1 (D.1)/(D.9) uses; it is *not* justified by
     the proof (it is a bad twin in the checks).  eps0 = inf gives 1.
     """
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS)
     n = check_count(n)
     e = check_eps0(eps0)
     check_chernoff_gamma(chernoff_gamma)
@@ -91,6 +93,7 @@ def nbar(n: int, eps0: Any, *, floor: bool = True, chernoff_gamma: Any = Fractio
 def kbar(k: int, eps0: Any, *, floor: bool = True, dps: int = DEFAULT_DPS) -> int | mpmath.mpf:
     """kbar = floor((k-1)/(2 e^eps0)) + 1 (Thm 5.4.1, Thm 5.4.4 (5.43)); ``floor=False`` is what the
     thesis author's code evaluates (``privacy_computation.py``, commit 11511d4)."""
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS)
     return nbar(k, eps0, floor=floor, dps=dps)
 
 
@@ -108,6 +111,7 @@ def binomial_central_moments(n: int, p: Any, r_max: int, *, dps: int = DEFAULT_D
     r_max + 30 guard digits.  ``auto``: direct for n <= 200, cumulant above.  Both are tested
     against exact Fractions for rational p.
     """
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS + GUARD_DPS)
     n = check_count(n)
     if r_max < 0:
         raise InvalidInputError("r_max must be >= 0")
@@ -177,6 +181,7 @@ def thm535_special_case(m: int, eps0: Any, alpha: Any, *, dps: int = DEFAULT_DPS
     Integer alpha >= 2, m >= 1.  Returns the moment bound (not an RDP value).  At alpha = 2 it is
     attained by 2RR (Lemma 5.3.5: chi^2 = (E-1)^2/E).  Neighbouring: the last record replaced.
     """
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS)
     m = check_count(m, "m")
     e = check_eps0(eps0)
     a = int(check_alpha(alpha, integer=True))
@@ -193,6 +198,7 @@ def thm536_special_case(m: int, eps0: Any, alpha: Any, *, dps: int = DEFAULT_DPS
     """Thesis Thm 5.3.6, eq. (5.16): the same moment as (5.13) is <= exp(alpha^2 (E-1)^2/m) for
     real alpha >= 2 (the App. D.2.2 proof uses no integrality and no alpha >= 2; real alpha > 1
     is accepted)."""
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS)
     m = check_count(m, "m")
     e = check_eps0(eps0)
     a = check_alpha(alpha, integer=False)
@@ -238,6 +244,7 @@ def thm531_upper(n: int, eps0: Any, alpha: Any, *, variant: str = "thesis", tail
     decision).  ``tail``: ``"thesis"`` or ``"refined"`` (module doc; not in the thesis).
     ``chernoff_gamma``: Remark 5.3.3 (default 1/2 as printed).  ``cap``: min(., eps0).
     """
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS)
     n = check_count(n)
     e = check_eps0(eps0)
     a = int(check_alpha(alpha, integer=True))
@@ -277,6 +284,7 @@ def interpolate_real_alpha(eps_at_integer: Callable[[int], Any], alpha: Any, *,
     -> 0 as alpha -> 1 for the finite-support pure-DP laws here).  Integer alpha returns
     eps_at_integer(alpha).  ``eps_at_integer`` must be an upper bound valid at integer orders.
     """
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS)
     a = check_alpha(alpha, integer=False)
     if mpmath.isinf(a):
         raise InvalidInputError("alpha = inf cannot be interpolated")
@@ -296,6 +304,7 @@ def interpolate_real_alpha(eps_at_integer: Callable[[int], Any], alpha: Any, *,
 def cor531_condition(n: int, eps0: Any, alpha: Any, *, dps: int = DEFAULT_DPS) -> bool:
     """alpha^4 e^{5 eps0} < n/9 (Cor 5.3.1), decided exactly for eps0 = 0 (9 alpha^4 < n) and
     with guard digits otherwise (equality is impossible for eps0 > 0 rational-in-floats)."""
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS)
     n = check_count(n)
     e = check_eps0(eps0)
     a = check_alpha(alpha, integer=False)
@@ -317,6 +326,7 @@ def cor531_upper(n: int, eps0: Any, alpha: Any, *, form: str = "5.5", enforce: b
     The condition is enforced (``ValidityConditionError``) unless ``enforce=False`` (used only by
     the checks that probe the bound outside its stated range).  Neighbouring: replacement.
     """
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS)
     n = check_count(n)
     e = check_eps0(eps0)
     a = int(check_alpha(alpha, integer=True))
@@ -348,6 +358,7 @@ def thm532_upper(n: int, eps0: Any, alpha: Any, *, cap: bool = False,
     The proof (Sec. 5.3.1.2) uses Thm 5.3.6 (App. D.2.2, valid for real alpha) in (5.15).
     Neighbouring: replacement.  alpha = inf gives inf.
     """
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS)
     n = check_count(n)
     e = check_eps0(eps0)
     a = check_alpha(alpha, integer=False)
@@ -370,6 +381,7 @@ def efm19_upper(n: int, eps0: Any, alpha: Any, *, cap: bool = False,
                 dps: int = DEFAULT_DPS) -> mpmath.mpf:
     """[EFM19, Remark 1] as quoted in thesis eq. (5.8): eps(alpha) = 2 alpha e^{4 eps0}(E-1)^2/n
     for any alpha > 1 (no condition stated in the thesis).  Neighbouring: replacement."""
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS)
     n = check_count(n)
     e = check_eps0(eps0)
     a = check_alpha(alpha, integer=False)
@@ -398,6 +410,7 @@ def thm533_lower(n: int, eps0: Any, alpha: Any, *, variant: str = "thesis",
     2RR lower bound.  ``variant="nbar"`` puts nbar in place of n in the coefficients (the other
     reading of the extraction; refuted, see the check).  eps0 = inf gives inf.
     """
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS)
     n = check_count(n)
     e = check_eps0(eps0)
     a = int(check_alpha(alpha, integer=True))
@@ -429,6 +442,7 @@ def cor532_lower(n: int, eps0: Any, alpha: Any, *, dps: int = DEFAULT_DPS) -> mp
     central moments E[X^r] = p q^r + q (-p)^r, which are all >= 0 when p <= q (for odd r it is
     p q (q^{r-1} - p^{r-1})).  Sympy-checked in :mod:`bcdp.shuffle.symbolic`.
     """
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS)
     n = check_count(n)
     e = check_eps0(eps0)
     a = int(check_alpha(alpha, integer=True))

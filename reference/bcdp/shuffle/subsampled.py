@@ -53,6 +53,7 @@ from bcdp.accounting.inputs import (
     log_over,
 )
 from bcdp.core.errors import ValidityConditionError
+from bcdp.core.numbers import MAX_DPS, MIN_DPS, check_precision
 from bcdp.shuffle.inputs import (
     DEFAULT_DPS,
     check_alpha,
@@ -70,6 +71,7 @@ __all__ = ["gdd21e_condition", "gdd21e_rdp", "gdd21e_rdp_float", "poisson_mixtur
 
 def gdd21e_condition(n: int, eps0: Any, alpha: Any, *, dps: int = DEFAULT_DPS) -> bool:
     """alpha^4 e^{5 eps0} <= n/9 (thesis Sec. 3.3.1, Lemma 3.3.1; note <=, Cor 5.3.1 has <)."""
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS)
     n = check_count(n)
     e = check_eps0(eps0)
     a = check_alpha(alpha, integer=True)
@@ -88,6 +90,7 @@ def gdd21e_rdp(n: int, eps0: Any, alpha: Any, *, enforce: bool = True,
     eps(alpha) <= log(1 + 2 alpha(alpha-1)(e^{eps0}-1)^2/n)/(alpha-1).  Outside the condition a
     ``ValidityConditionError`` is raised (``enforce=False`` evaluates the formula anyway; the
     value is then NOT a bound and is used only to report what ignoring the condition would give)."""
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS)
     n = check_count(n)
     e = check_eps0(eps0)
     a = int(check_alpha(alpha, integer=True))
@@ -130,6 +133,7 @@ def poisson_mixture_rdp(n: int, gamma: Any, alpha: Any, eps_uniform: Callable[[i
     log(sum_{t=0}^n Bin(n, gamma)(t) e^{(alpha-1) eps_U(t)})/(alpha-1), with ``eps_uniform(t)``
     (t = 1..n) any bound on the t-of-n uniformly subsampled shuffle (replacement neighbours) and
     the t = 0 term equal to 1.  Exact sum over all t (use for small n); gamma in (0, 1]."""
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS)
     n = check_count(n)
     a = integer_order(alpha)
     with mpmath.workdps(dps + 10):

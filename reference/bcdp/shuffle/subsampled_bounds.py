@@ -23,6 +23,7 @@ from typing import Any, Callable
 import mpmath
 
 from bcdp.core.errors import InvalidInputError, ValidityConditionError
+from bcdp.core.numbers import GUARD_DPS, MAX_DPS, MIN_DPS, check_precision
 from bcdp.shuffle.inputs import (
     DEFAULT_DPS,
     capped,
@@ -40,6 +41,7 @@ from bcdp.shuffle.shuffled_bounds import binomial_central_moments, kbar
 def upsilon(alpha: int, x: Any, *, dps: int = DEFAULT_DPS) -> mpmath.mpf:
     """(1 + x)^alpha - 1 - alpha x = sum_{lambda=2}^alpha C(alpha, lambda) x^lambda (binomial
     theorem; the Upsilon of Thm 5.4.1 is upsilon(alpha, gamma (E - 1/E)) e^{-(k-1)/(8E)})."""
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS + GUARD_DPS)
     with mpmath.workdps(dps + 10):
         xx = read_mpf(x)
         val = mpmath.mpf(0)
@@ -60,6 +62,7 @@ def thm544_ternary(k: int, eps0: Any, lam: Any, *, kbar_floor: bool = True,
     zeta(lambda)^lambda >= sup over triples D, D', D'' differing in one record of
     E_{M(D'')}|(M(D) - M(D'))/M(D'')|^lambda.  ``kbar_floor=False`` drops the floor (bad twin).
     """
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS)
     k = check_count(k, "k")
     e = check_eps0(eps0)
     lm = check_alpha(lam, integer=False)
@@ -87,6 +90,7 @@ def thm546_ternary_special_case(m: int, eps0: Any, lam: Any, *,
     """Thesis Thm 5.4.6: for special triples (D''_m all equal to d'', D'_m, D_m changing its last
     record), E_{M(D_m)}|(M(D'_m) - M(D''_m))/M(D_m)|^lambda <= 4(E-1)^2/(m E) (lambda = 2),
     lambda Gamma(lambda/2)(2(E^2-1)^2/(m E^2))^{lambda/2} otherwise (integer lambda >= 2)."""
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS)
     m = check_count(m, "m")
     e = check_eps0(eps0)
     lmb = int(check_alpha(lam, integer=True))
@@ -111,6 +115,7 @@ def lemma541_subsampled(zeta_pow: Callable[[int], Any], gamma: Any, alpha: Any, 
         eps(alpha) <= 1/(alpha-1) log(1 + sum_{lambda=2}^alpha C(alpha,lambda) gamma^lambda zeta(lambda)^lambda).
 
     ``zeta_pow(lam)`` returns zeta(lam)^lam (a bound, or an exact sup for a given randomizer)."""
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS)
     a = int(check_alpha(alpha, integer=True))
     with mpmath.workdps(dps + 10):
         g = read_gamma(gamma)
@@ -145,6 +150,7 @@ def thm541_upper(n: int, k: int, eps0: Any, alpha: Any, *, variant: str = "thesi
     reading of the extraction; refuted by the exact subsampled 2RR value, see the check).
     ``kbar_floor`` overrides the variant's floor.
     """
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS)
     n, k = check_nk(n, k)
     e = check_eps0(eps0)
     a = int(check_alpha(alpha, integer=True))
@@ -190,6 +196,7 @@ def thm542_lower(n: int, k: int, eps0: Any, alpha: Any, *, variant: str = "thesi
     M_s(D')/M_s(D) = 1 + gamma (M_k(D'_k)/M_k(D_k) - 1).  ``variant="kbar"`` uses kbar in the
     coefficients (the other reading of the printed 'k'; refuted by the exact value).
     """
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS)
     n, k = check_nk(n, k)
     e = check_eps0(eps0)
     a = int(check_alpha(alpha, integer=True))
