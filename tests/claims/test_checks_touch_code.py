@@ -1,0 +1,60 @@
+"""Claim checks must touch the code: a check whose verdict survives a broken library function is
+checking the paper, not the library (docs/testing.md, "Claim checks must touch the code").
+
+Each test replaces one library function, at the name the check calls, by a deliberately wrong
+"bad twin" (monkeypatch, undone after the test) and asserts that the check's verdict turns to
+``refuted``.  The correct functions give the expected verdicts (``test_claims.py``); here only the
+broken ones are run.
+"""
+
+from __future__ import annotations
+
+import importlib
+
+import numpy as np
+import pytest
+import sympy
+from bcdp.claims import check_modules, run_check
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _checks_imported_before_any_patch():
+    """Import every check before the first twin is patched in: a check that copied a function at
+    import (``from m import f``) then keeps the real one, and its verdict cannot follow the twin."""
+    for name in check_modules():
+        importlib.import_module(name)
+
+
+def _verdict(module: str) -> str:
+    result = run_check(f"bcdp.checks.{module}")
+    assert result.verdict != "error", result.evidence.get("traceback")
+    return result.verdict
+
+
+# -- BCDP-Mech2-privacy: the sampler itself ----------------------------------------------------------
+
+def test_mech2_privacy_refutes_a_sampler_that_is_only_2alpha_ldp(monkeypatch):
+    """Mechanism 2's sampler run with budget 2 alpha (its coin K has p = e^{2a}/(e^{2a}+1)): it is
+    2 alpha-LDP, not alpha-LDP.  The sympy model is untouched; only the sampler is wrong."""
+    mechanisms = importlib.import_module("bcdp.bayesian.mechanisms")
+    real = mechanisms.duchi_l2
+
+    def twice_the_budget(x, eps, radius, rng, **kwargs):
+        return real(x, 2 * eps, radius, rng, **kwargs)
+
+    monkeypatch.setattr(mechanisms, "duchi_l2", twice_the_budget)
+    assert _verdict("bcdp.mech2_privacy") == "refuted"
+
+
+def test_mech2_privacy_refutes_a_sampler_whose_radius_leaks_the_input(monkeypatch):
+    """Outputs on a sphere whose radius grows with |v| (each side law is still right): |Z| reveals
+    |v|, so no finite alpha holds; the cells (directions only) cannot see it, the radius test does."""
+    mechanisms = importlib.import_module("bcdp.bayesian.mechanisms")
+    real = mechanisms.duchi_l2
+
+    def leaky(x, eps, radius, rng, **kwargs):
+        z = real(x, eps, radius, rng, **kwargs)
+        return z * (1 + np.sqrt(np.einsum("ij,ij->i", x, x)) / radius)[:, None]
+
+    monkeypatch.setattr(mechanisms, "duchi_l2", leaky)
+    assert _verdict("bcdp.mech2_privacy") == "refuted"
