@@ -58,3 +58,21 @@ def test_mech2_privacy_refutes_a_sampler_whose_radius_leaks_the_input(monkeypatc
 
     monkeypatch.setattr(mechanisms, "duchi_l2", leaky)
     assert _verdict("bcdp.mech2_privacy") == "refuted"
+
+
+# -- BCDP-eq64: the library's exact error and constant -------------------------------------------
+
+def test_eq64_refutes_a_library_error_with_the_printed_constant(monkeypatch):
+    """mse_exact evaluated with the paper's constant B (twice the unbiased one)."""
+    theory = importlib.import_module("bcdp.bayesian.mechanisms_theory")
+    real = theory.mse_exact
+    monkeypatch.setattr(theory, "mse_exact", lambda d, alpha, r, v, constant="unbiased": real(d, alpha, r, v, "paper"))
+    assert _verdict("bcdp.erratum_eq64_variance") == "refuted"
+
+
+def test_eq64_refutes_a_sampler_constant_that_is_not_the_analysed_one(monkeypatch):
+    mechanisms = importlib.import_module("bcdp.bayesian.mechanisms")
+    real = mechanisms.duchi_l2_constant
+    monkeypatch.setattr(mechanisms, "duchi_l2_constant",
+                        lambda d, eps, radius, constant="unbiased": real(d, eps, radius, "paper"))
+    assert _verdict("bcdp.erratum_eq64_variance") == "refuted"
