@@ -76,3 +76,35 @@ def test_eq64_refutes_a_sampler_constant_that_is_not_the_analysed_one(monkeypatc
     monkeypatch.setattr(mechanisms, "duchi_l2_constant",
                         lambda d, eps, radius, constant="unbiased": real(d, eps, radius, "paper"))
     assert _verdict("bcdp.erratum_eq64_variance") == "refuted"
+
+
+# -- BCDP-Prop4: part 2, in both forms -------------------------------------------------------------
+
+def test_prop4_refutes_a_part2_ratio_form_that_ignores_the_dependence(monkeypatch):
+    """Part 2 as min{e^{c_i}, e^eps} (q_i dropped): too small wherever q_i > 0 matters."""
+    m = importlib.import_module("bcdp.bayesian.cdp_to_bcdp")
+    real = m.prop4_bound_ratios
+
+    def no_q(c_ratios, q, ldp_ratio=None):
+        if ldp_ratio is None:
+            return real(c_ratios, q)
+        return real(c_ratios, [0] * len(q), ldp_ratio)
+
+    monkeypatch.setattr(m, "prop4_bound_ratios", no_q)
+    assert _verdict("bcdp.prop4_cdp_to_bcdp") == "refuted"
+
+
+def test_prop4_refutes_a_sympy_part2_without_the_eps_cap(monkeypatch):
+    """The sympy part 2 (what the Thm 2 privacy check applies) returning c_i + log(1 + q_i e^eps - q_i)
+    without the min with eps: a valid bound when it is larger, but not the printed one."""
+    m = importlib.import_module("bcdp.bayesian.cdp_to_bcdp")
+    real = m.prop4_bcdp_bound
+
+    def uncapped(c, q, eps=None):
+        if eps is None:
+            return real(c, q)
+        return [sympy.sympify(ci) + sympy.log(1 + sympy.Rational(str(qi)) * (sympy.exp(eps) - 1))
+                for ci, qi in zip(c, q)]
+
+    monkeypatch.setattr(m, "prop4_bcdp_bound", uncapped)
+    assert _verdict("bcdp.prop4_cdp_to_bcdp") == "refuted"
