@@ -108,3 +108,24 @@ def test_prop4_refutes_a_sympy_part2_without_the_eps_cap(monkeypatch):
 
     monkeypatch.setattr(m, "prop4_bcdp_bound", uncapped)
     assert _verdict("bcdp.prop4_cdp_to_bcdp") == "refuted"
+
+
+# -- THESIS-Rem5.3.4: the comparison is of the library's bounds -----------------------------------
+
+def test_rem534_refutes_when_the_library_bound_is_not_the_printed_one(monkeypatch):
+    """(5.4) with n in place of nbar (the other reading of the extraction): smaller than (5.7)
+    everywhere it matters, and not the printed formula."""
+    bounds = importlib.import_module("bcdp.shuffle.bounds")
+    real = bounds.thm531_upper
+    monkeypatch.setattr(bounds, "thm531_upper",
+                        lambda n, eps0, alpha, **kw: real(n, eps0, alpha, variant="n_unbarred", **kw))
+    assert _verdict("thesis.rem534_ub_comparison") == "refuted"
+
+
+def test_rem534_refutes_when_the_quoted_comparison_does_not_reproduce(monkeypatch):
+    """(5.7) computed 1% too large at every point: the library no longer equals the printed formula,
+    and the quoted figure 3.16e-3 no longer reproduces."""
+    bounds = importlib.import_module("bcdp.shuffle.bounds")
+    real = bounds.thm532_upper
+    monkeypatch.setattr(bounds, "thm532_upper", lambda n, eps0, alpha, **kw: real(n, eps0, alpha, **kw) * 1.01)
+    assert _verdict("thesis.rem534_ub_comparison") == "refuted"
