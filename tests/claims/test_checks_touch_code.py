@@ -129,3 +129,20 @@ def test_rem534_refutes_when_the_quoted_comparison_does_not_reproduce(monkeypatc
     real = bounds.thm532_upper
     monkeypatch.setattr(bounds, "thm532_upper", lambda n, eps0, alpha, **kw: real(n, eps0, alpha, **kw) * 1.01)
     assert _verdict("thesis.rem534_ub_comparison") == "refuted"
+
+
+# -- THESIS-Thm5.3.1: nbar of the proof step -------------------------------------------------------
+
+def test_thm531_refutes_a_library_nbar_off_by_one(monkeypatch):
+    """nbar = floor((n-1)/(2E)) (the + 1 forgotten, at least 1): the proof step (5.15) would run on
+    the wrong number of points.  (The twin rejection alone does not notice: fewer points only make
+    the exact special-case moment larger.)"""
+    bounds = importlib.import_module("bcdp.shuffle.bounds")
+    real = bounds.nbar
+
+    def off_by_one(n, eps0, *, floor=True, **kw):
+        value = real(n, eps0, floor=floor, **kw)
+        return max(1, value - 1) if floor else value
+
+    monkeypatch.setattr(bounds, "nbar", off_by_one)
+    assert _verdict("thesis.thm531_upper") == "refuted"
