@@ -146,3 +146,36 @@ def test_thm531_refutes_a_library_nbar_off_by_one(monkeypatch):
 
     monkeypatch.setattr(bounds, "nbar", off_by_one)
     assert _verdict("thesis.thm531_upper") == "refuted"
+
+
+# -- PDP-Prop8-CDP: the zCDP accountants and the conversion ---------------------------------------
+
+def test_prop8_cdp_refutes_an_accountant_that_doubles_eps0(monkeypatch):
+    """per_attribute_cdp_epsilon returning twice the Def. 6 value: Prop. 8 would still "hold" (a
+    larger eps0 only loosens d^2 eps0^2/2), but the accountant no longer is the one defined."""
+    concentrated = importlib.import_module("bcdp.partial.concentrated")
+    results = importlib.import_module("bcdp.core.results")
+    real = concentrated.per_attribute_cdp_epsilon
+
+    def doubled(*args, **kwargs):
+        res = real(*args, **kwargs)
+        if res.is_infinite:
+            return res
+        return results.Certified(2 * res.lower, 2 * res.upper, None, res.witness, res.provenance)
+
+    monkeypatch.setattr(concentrated, "per_attribute_cdp_epsilon", doubled)
+    assert _verdict("partial_dp.prop8_concentrated") == "refuted"
+
+
+def test_prop8_cdp_refutes_a_bun_steinke_conversion_without_its_factor_2(monkeypatch):
+    """eps~ = rho + sqrt(rho log(1/delta)) (the 2 dropped): not the conversion the printed delta~ inverts."""
+    conversion = importlib.import_module("bcdp.accounting.conversion")
+    results = importlib.import_module("bcdp.core.results")
+    import mpmath
+
+    def no_factor_2(rho, delta, prec=None):
+        value = mpmath.mpf(rho) + mpmath.sqrt(mpmath.mpf(rho) * mpmath.log(1 / mpmath.mpf(delta)))
+        return results.Certified(value, value)
+
+    monkeypatch.setattr(conversion, "bun_steinke_epsilon", no_factor_2)
+    assert _verdict("partial_dp.prop8_concentrated") == "refuted"
