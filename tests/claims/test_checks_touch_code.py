@@ -179,3 +179,15 @@ def test_prop8_cdp_refutes_a_bun_steinke_conversion_without_its_factor_2(monkeyp
 
     monkeypatch.setattr(conversion, "bun_steinke_epsilon", no_factor_2)
     assert _verdict("partial_dp.prop8_concentrated") == "refuted"
+
+
+# -- PDP-Thm12-MWEM: the selection law of Algorithm 1 ---------------------------------------------
+
+def test_thm12_refutes_a_selection_law_at_half_the_temperature(monkeypatch):
+    """The exponential mechanism of Alg. 1 step 5 with eps_T/2: still private, but not the law whose
+    D* the check certifies (nor the one Thm 12's accounting is about)."""
+    mwem = importlib.import_module("bcdp.partial.mwem")
+    real = mwem.exponential_mechanism_probabilities
+    monkeypatch.setattr(mwem, "exponential_mechanism_probabilities",
+                        lambda scores, eps_t, n: real(scores, eps_t / 2, n))
+    assert _verdict("partial_dp.thm12_mwem") == "refuted"
