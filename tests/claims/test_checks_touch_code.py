@@ -191,3 +191,26 @@ def test_thm12_refutes_a_selection_law_at_half_the_temperature(monkeypatch):
     monkeypatch.setattr(mwem, "exponential_mechanism_probabilities",
                         lambda scores, eps_t, n: real(scores, eps_t / 2, n))
     assert _verdict("partial_dp.thm12_mwem") == "refuted"
+
+
+# -- THESIS-Cor5.3.2 and THESIS-eq5.40: the moments and laws the library uses ---------------------
+
+def test_cor532_refutes_library_moments_that_lose_the_odd_orders(monkeypatch):
+    """binomial_central_moments with every odd moment set to 0 (the claim would hold trivially)."""
+    bounds = importlib.import_module("bcdp.shuffle.bounds")
+    real = bounds.binomial_central_moments
+
+    def even_only(n, p, r_max, **kwargs):
+        mu = real(n, p, r_max, **kwargs)
+        return [v if r % 2 == 0 else 0 * v for r, v in enumerate(mu)]
+
+    monkeypatch.setattr(bounds, "binomial_central_moments", even_only)
+    assert _verdict("thesis.cor532_lower") == "refuted"
+
+
+def test_eq540_refutes_library_laws_with_the_records_swapped(monkeypatch):
+    """shuffled_law computing the law of the complemented dataset (ones and zeros swapped)."""
+    exact = importlib.import_module("bcdp.shuffle.exact")
+    real = exact.shuffled_law
+    monkeypatch.setattr(exact, "shuffled_law", lambda kernel, data: real(kernel, [1 - v for v in data]))
+    assert _verdict("thesis.erratum_eq540") == "refuted"
