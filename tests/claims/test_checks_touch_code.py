@@ -10,6 +10,8 @@ broken ones are run.
 from __future__ import annotations
 
 import importlib
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -214,3 +216,23 @@ def test_eq540_refutes_library_laws_with_the_records_swapped(monkeypatch):
     real = exact.shuffled_law
     monkeypatch.setattr(exact, "shuffled_law", lambda kernel, data: real(kernel, [1 - v for v in data]))
     assert _verdict("thesis.erratum_eq540") == "refuted"
+
+
+# -- the paper-only checks are declared, and listed in docs/testing.md ------------------------------
+
+def test_paper_only_checks_are_listed_in_docs_testing():
+    """docs/testing.md, "Claim checks must touch the code", lists exactly the checks that declare
+    that no library function implements their claim (they use ``PAPER_ONLY`` of _common)."""
+    root = Path(__file__).resolve().parents[2]
+    text = (root / "docs" / "testing.md").read_text(encoding="utf-8")
+    section = text.split("## Claim checks must touch the code", 1)[1].split("\n## ", 1)[0]
+    listed = set(re.findall(r"^\* `(proofs_checks/[\w/]+\.py)`", section, re.M))
+    declaring = {f"proofs_checks/{name.removeprefix('bcdp.checks.').replace('.', '/')}.py"
+                 for name in check_modules()
+                 if "PAPER_ONLY" in Path(importlib.import_module(name).__file__).read_text(encoding="utf-8")}
+    assert listed and listed == declaring
+    common = importlib.import_module("bcdp.checks._common")
+    for path in sorted(declaring):
+        module = "bcdp.checks." + path.removeprefix("proofs_checks/").removesuffix(".py").replace("/", ".")
+        evidence = run_check(module).evidence
+        assert evidence["library"].startswith(common.PAPER_ONLY), module
