@@ -141,7 +141,8 @@ def check() -> ClaimResult:
     return CLAIM.result(
         verdict=verdict,
         key_figure=f"{points} grid points: (5.4) > (5.7) at {worse_count} ({worse_nonvacuous} with (5.7) < eps0), "
-                   f"e.g. eps0=0.1, n=1000, alpha=128: {quoted}; min >= exact 2RR at all {len(counterexamples)}; "
+                   f"e.g. eps0=0.1, n=1000, alpha=128: {quoted}; min >= exact 2RR at "
+                   f"{len(counterexamples) - correction_fails}/{len(counterexamples)}; "
                    f"library = printed formulas at all points: {not n_disagree}; tightest: {tightest}",
         evidence={"grid": {"eps0": list(EPS), "n": list(NS), "alpha": list(ALPHAS)}, "points": points,
                   "thm531_worse_than_thm532": worse_count, "of_which_nonvacuous": worse_nonvacuous,
