@@ -19,6 +19,11 @@ from bcdp.core.parameters import LogRatioParameter
 #: How many counterexamples a check keeps in its evidence (the counts are always complete).
 MAX_KEPT = 5
 
+#: The opening of ``evidence["library"]`` of a check whose claim no library function implements
+#: (pure paper math, e.g. a step of a proof); docs/testing.md, "Claim checks must touch the code",
+#: lists these checks.
+PAPER_ONLY = "checks the paper's statement; no library function implements it"
+
 
 def rstr(ratio: Fraction | float) -> str:
     """Exact string of a ratio e^eps: "inf" or "p/q"."""

@@ -14,7 +14,9 @@
    uniform, the point mass at 000) on all neighbouring pairs: its CERTIFIED upper end
    (``bcdp.partial.concentrated.d_star`` on 1e-40-accurate rational rows plus a rigorous
    perturbation term, see ``_dstar_upper_exact_em``) must stay below eps_T^2/2 (attribute) and
-   (l eps_T)^2/2 (record); an upper end above the bound counts as a violation.
+   (l eps_T)^2/2 (record); an upper end above the bound counts as a violation.  Each certified row
+   must equal the library's selection law (``bcdp.partial.mwem.exponential_mechanism_probabilities``,
+   what ``partial_mwem`` samples from) to 1e-12, so the law certified is the one the code uses.
 3. Accuracy eq. (3), statistically: N runs of Algorithm 1 per instance; the quantity
    max_{disjoint l-tuples} (1/l) sum_i |q_i(A) - q_i(x)| lies in [0, 1]; a violation is declared iff
    its Maurer-Pontil empirical-Bernstein lower confidence bound exceeds the RHS of (3) (false-failure
@@ -30,6 +32,7 @@ import mpmath
 import numpy as np
 from bcdp.claims import ClaimResult
 from bcdp.claims.registry import ClaimSpec
+from bcdp.partial import mwem
 from bcdp.partial.concentrated import d_star
 from bcdp.partial.mwem import (
     conjunction_workload,
@@ -83,6 +86,16 @@ EM_H = mpmath.mpf(10) ** -12
 #: needs ~435 distinct D* per l (the symmetries no longer merge pairs), ~20 s: over the 15 s budget.
 EM_DISTRIBUTIONS = ((0, "uniform"), (1, "point mass at 000"))
 EM_DSTAR_REL_TOL = "1e-6"
+#: agreement required between the library's float64 selection law and the rows certified here
+EM_LIBRARY_TOL = 1e-12
+
+
+def _library_em_agrees(eps_t: mpmath.mpf, scores: list[Fraction], n: int, row: list[Fraction]) -> bool:
+    """The library's selection law of Alg. 1 step 5 (:func:`bcdp.partial.mwem.exponential_mechanism_probabilities`,
+    which multiplies its scores by n) on the same scores equals the row whose D* is certified here."""
+    raw = np.array([float(sc / n) for sc in scores])
+    lib = mwem.exponential_mechanism_probabilities(raw, float(eps_t), n)
+    return bool(np.max(np.abs(lib - np.array([float(v) for v in row]))) <= EM_LIBRARY_TOL)
 
 
 def _distributions(rng: np.random.Generator, size: int) -> list[list[Fraction]]:
@@ -128,11 +141,13 @@ def _dstar_upper_exact_em(p: list[Fraction], q: list[Fraction]) -> tuple[mpmath.
         return (1 + EM_H) * res.upper + slack, res.lower
 
 
-def _em_dstar(workload, tuples, n: int, eps_t: mpmath.mpf, dist: list[Fraction], cache: dict
-              ) -> tuple[mpmath.mpf, mpmath.mpf, int]:
+def _em_dstar(workload, tuples, n: int, eps_t: mpmath.mpf, dist: list[Fraction], cache: dict,
+              library_mismatch: list) -> tuple[mpmath.mpf, mpmath.mpf, int]:
     """Worst certified upper end of D* of the exponential mechanism (score_r = n sum_{j in tuple r}
     |q_j(A) - q_j(x)|, exact Fractions) over attribute- and record-neighbouring datasets, and the
-    number of distinct certified D* computations (pairs equal up to relabelling outputs share one)."""
+    number of distinct certified D* computations (pairs equal up to relabelling outputs share one).
+    Each row is also compared with the library's selection law; disagreements are appended to
+    ``library_mismatch``."""
     size = workload.size
     q = [[int(v) for v in row] for row in workload.answers]
     m = len(q[0])
@@ -156,7 +171,10 @@ def _em_dstar(workload, tuples, n: int, eps_t: mpmath.mpf, dist: list[Fraction],
                 key = (eps_t, tuple(sorted((a - m1, b - m2) for a, b in zip(s1, s2))))
                 if key not in cache:
                     computed += 1
-                    cache[key] = _dstar_upper_exact_em(_em_row(eps_t, s1), _em_row(eps_t, s2))[0]
+                    row1, row2 = _em_row(eps_t, s1), _em_row(eps_t, s2)
+                    if not (_library_em_agrees(eps_t, s1, n, row1) and _library_em_agrees(eps_t, s2, n, row2)):
+                        library_mismatch.append({"x": list(data), "x_prime": list(data2)})
+                    cache[key] = _dstar_upper_exact_em(row1, row2)[0]
                 ds = cache[key]
                 worst_rec = max(worst_rec, ds)
                 if bin(u2 ^ data[i]).count("1") == 1:
@@ -171,6 +189,7 @@ def _privacy_part() -> dict:
     dists = _distributions(rng, wl.size)
     em_rows, em_fail, em_computed = [], 0, 0
     em_cache: dict = {}
+    em_library_mismatch: list = []
     for ell in (1, 2, 3):
         tuples = disjoint_tuples(wl.attrs, ell)
         sens = score_sensitivities(wl, tuples, SENS_N, dists)
@@ -198,7 +217,7 @@ def _privacy_part() -> dict:
         bound_att = EPS0_SQ / (4 * T_ACCOUNT)                  # eps_T^2 / 2, exact
         bound_rec = ell * ell * EPS0_SQ / (4 * T_ACCOUNT)      # (l eps_T)^2 / 2, exact
         for idx, name in EM_DISTRIBUTIONS:
-            att, rec, computed = _em_dstar(wl, tuples, SENS_N, eps_t, dists[idx], em_cache)
+            att, rec, computed = _em_dstar(wl, tuples, SENS_N, eps_t, dists[idx], em_cache, em_library_mismatch)
             em_computed += computed
             with mpmath.workdps(60):
                 r_att = att / (mpmath.mpf(bound_att.numerator) / bound_att.denominator)
@@ -213,6 +232,8 @@ def _privacy_part() -> dict:
             "twin_ok": twin_caught == twin_cases > 0,
             "exponential_mechanism_dstar": em_rows, "exponential_mechanism_violations": int(em_fail),
             "exponential_mechanism_distinct_certified_dstar": em_computed,
+            "exponential_mechanism_library_law_mismatches": len(em_library_mismatch),
+            "exponential_mechanism_library_law_mismatch_examples": em_library_mismatch[:5],
             "exponential_mechanism_method": "certified upper end of D* (bcdp.partial.concentrated.d_star, "
                                             "rel. width 1e-6) on rational rows within relative error 1e-40 of "
                                             "the true laws, plus the perturbation term (1+h)U + (1+2h)/h log(1+1e-40), "
@@ -253,6 +274,7 @@ def check() -> ClaimResult:
     acc = _accuracy_part()
     ok = (not priv["sensitivity_mismatches"] and not priv["accounting_failures"] and priv["twin_ok"]
           and priv["exponential_mechanism_violations"] == 0 and acc["violations"] == 0
+          and priv["exponential_mechanism_library_law_mismatches"] == 0
           and acc["bad_twin_printed_lemma13_update"]["rejected"])
     worst = max(acc["cases"], key=lambda r: float(r["mean_lhs"]) / float(r["rhs_eq3"]))
     return CLAIM.result(

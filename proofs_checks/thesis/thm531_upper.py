@@ -18,6 +18,11 @@ is not rejected end-to-end (its margin over the exact values is reported), but t
 needs fails: (5.15) applies Thm 5.3.5 to the special case on nbar points, whose exact 2RR moment
 at alpha = 2 is 1 + (E-1)^2/(nbar E) (equality, Thm 5.3.5/Lemma 5.3.5), which exceeds the twin's
 1 + (E-1)^2/(nbar' E) whenever nbar' = (n-1)/(2E) + 1 > nbar.
+
+In that proof step nbar is computed here from its printed definition (:func:`printed_nbar`, exact
+Fractions: E = e^eps0 is rational there, so floor((n-1)/(2E)) is integer division; 3 of the 15
+points are exact ties (n-1)/(2E) in Z) and must equal the library's
+:func:`bcdp.shuffle.bounds.nbar` (floored and unfloored); a disagreement refutes.
 """
 
 from __future__ import annotations
@@ -54,6 +59,13 @@ CLAIM = ClaimSpec(
         "`tests/shuffle/test_shuffle_bounds.py`",
     ),
 )
+
+
+def printed_nbar(n: int, E: Fraction, floor: bool = True) -> int | Fraction:
+    """nbar = floor((n-1)/(2E)) + 1 (thesis Thm 5.3.1), exact for rational E; ``floor=False``:
+    (n-1)/(2E) + 1 (the twin's unfloored value)."""
+    x = Fraction(n - 1) / (2 * E)
+    return x.numerator // x.denominator + 1 if floor else x + 1
 
 
 def _instances():
@@ -106,16 +118,23 @@ def check() -> ClaimResult:
                 no_floor_min_ratio = (tf / ex, {"instance": label, "alpha": a})
         # the proof step (5.15) for the no-floor twin: exact special-case moment at alpha = 2
         step_rejections: list = []
+        nbar_disagreements: list = []
         step_points = 0
         for E in (Fraction(3, 2), Fraction(2), Fraction(3)):
             e = eps0_of(E)
             for n in (10, 30, 101, 1000, 5000):
-                nb = sb.nbar(n, e)
-                nb_unfloored = sb.nbar(n, e, floor=False)
+                nb = printed_nbar(n, E)
+                nb_unfloored = printed_nbar(n, E, floor=False)
+                nb_unfloored_mp = mpmath.mpf(nb_unfloored.numerator) / nb_unfloored.denominator
+                lib_nb, lib_unfloored = sb.nbar(n, e), sb.nbar(n, e, floor=False)
+                if lib_nb != nb or abs(lib_unfloored - nb_unfloored_mp) > mpmath.mpf(10) ** -50 * nb_unfloored_mp:
+                    keep(nbar_disagreements, {"E": str(E), "n": n, "printed nbar": nb, "library nbar": lib_nb,
+                                              "printed unfloored": str(nb_unfloored),
+                                              "library unfloored": s(lib_unfloored, 20)})
                 step_points += 1
                 exact_moment = mpmath.exp(se.rr_pair_rdp_mp(nb, e, 2, "DprimeD"))  # special case on nbar points
                 thm535 = sb.thm535_special_case(nb, e, 2)
-                twin = twin_535_at(nb_unfloored, e, 2)
+                twin = twin_535_at(nb_unfloored_mp, e, 2)
                 if exact_moment > twin * (1 + mpmath.mpf(10) ** -40) and abs(exact_moment / thm535 - 1) < mpmath.mpf(10) ** -40:
                     keep(step_rejections, {"E": str(E), "n": n, "nbar": nb, "nbar_unfloored": s(nb_unfloored, 8),
                                            "exact E_{nbar-1}": s(exact_moment, 15), "Thm 5.3.5(nbar)": s(thm535, 15),
@@ -130,12 +149,13 @@ def check() -> ClaimResult:
                                        "3-RR": s(inst["exact"][a], 8), "2RR worst": s(rr, 8),
                                        "3-RR exceeds 2RR": bool(inst["exact"][a] > rr)})
     twins = {"531_n_unbarred": bool(unbarred_viol), "531_no_floor": len(step_rejections) > 0}
-    ok = not viol and not refined_viol and all(twins.values())
+    ok = not viol and not refined_viol and all(twins.values()) and not nbar_disagreements
     return CLAIM.result(
         verdict="confirmed" if ok else "refuted",
         key_figure=f"{count} exact instances (random K-ary, K-RR, 2RR up to n = 1e6): {len(viol)} violations; "
                    f"min (5.4)/exact = {s(min_ratio[0], 4)}; (5.4) > eps0 at {n_over}; twins rejected: {twins}; "
-                   f"3-RR above 2RR at {sum(r['3-RR exceeds 2RR'] for r in kary_vs_rr)}/{len(kary_vs_rr)}",
+                   f"3-RR above 2RR at {sum(r['3-RR exceeds 2RR'] for r in kary_vs_rr)}/{len(kary_vs_rr)}; "
+                   f"library nbar = printed definition at {step_points - len(nbar_disagreements)}/{step_points}",
         evidence={"instances": count, "violations": viol, "refined_tail_violations": refined_viol,
                   "min_ratio_bound_over_exact": {**min_ratio[1], "ratio": s(min_ratio[0], 6)},
                   "bound_exceeds_eps0_count": n_over, "bound_exceeds_eps0_examples": over_eps0,
@@ -145,6 +165,7 @@ def check() -> ClaimResult:
                   {**no_floor_min_ratio[1], "ratio": s(no_floor_min_ratio[0], 6)},
                   "twin_no_floor_proof_step_points": step_points,
                   "twin_no_floor_proof_step_rejections": step_rejections,
+                  "nbar_library_vs_printed_disagreements": nbar_disagreements,
                   "kary_rr_vs_2rr": kary_vs_rr, "twins_rejected": twins,
                   "alphas_kary": list(INT_ALPHAS)},
     )
