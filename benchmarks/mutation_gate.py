@@ -200,7 +200,9 @@ def report(packages: list[str], show_survivors: bool) -> int:
         if pkg not in per:
             continue
         per[pkg]["mutants"] += 1
-        if verdict in KILLED:
+        if verdict == "not checked":          # the run was interrupted (or is still going)
+            per[pkg]["not checked"] += 1
+        elif verdict in KILLED:
             per[pkg]["killed"] += 1
         elif name in equivalents:
             want = equivalents[name].get("change", "").strip().splitlines()
@@ -224,12 +226,13 @@ def report(packages: list[str], show_survivors: bool) -> int:
     summary = {}
     for pkg in packages:
         c = per[pkg]
-        denominator = c["mutants"] - c["equivalent"]
+        denominator = c["mutants"] - c["equivalent"] - c["not checked"]
         rate = c["killed"] / denominator if denominator else 1.0
-        ok &= rate >= ARGS.target
+        ok &= rate >= ARGS.target and not c["not checked"]
         summary[pkg] = dict(c, kill_rate=rate)
         rows.append(f"| {pkg} | {c['mutants']} | {c['killed']} | {c['equivalent']} | "
-                    f"{c['survived']} ({c['no tests']}) | {100 * rate:.1f}% |")
+                    f"{c['survived']} ({c['no tests']}) | {100 * rate:.1f}%"
+                    + (f" ({c['not checked']} not checked yet)" if c["not checked"] else "") + " |")
     print("\n".join(rows))
     if stale:
         print(f"\n{len(stale)} stale equivalent entries (mutant gone or its change differs): {', '.join(stale)}")
