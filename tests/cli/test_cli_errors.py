@@ -98,3 +98,22 @@ def test_broken_pipe_is_a_quiet_141_not_an_internal_error():
     finally:
         os.close(write_end)
     assert proc.returncode == 141 and proc.stderr == b"", proc.stderr[-1000:]
+
+
+@pytest.mark.parametrize("argv, wants_json", [
+    (("zcdp", "to-dp", "--rho", "1", "--js"), True),       # an abbreviation of --json, missing --delta
+    (("zcdp", "to-dp", "--rho", "1", "--jso"), True),
+    (("zcdp", "to-dp", "--rho", "1", "--json"), True),
+    (("zcdp", "to-dp", "--rho", "1"), False),
+    (("audit", "--", "--json"), False),                    # a file named --json (not readable): no JSON
+])
+def test_parse_errors_under_abbreviated_json_are_json_too(capsys, argv, wants_json):
+    """argparse accepts ``--js`` for ``--json`` (a successful run printed JSON) but a parse error
+    under ``--js`` printed no JSON object, since only the literal ``--json`` was looked for."""
+    code, out, err = _run(capsys, *argv)
+    assert code == 2 and err.count("\n") == 1
+    if wants_json:
+        payload = json.loads(out)
+        assert payload["exit_code"] == 2 and payload["error"]["message"] == err.strip().split(": ", 1)[1]
+    else:
+        assert out == ""

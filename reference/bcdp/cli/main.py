@@ -182,9 +182,18 @@ def _digits_error(exc: Exception) -> bool:
     return isinstance(exc, ValueError) and "integer string conversion" in str(exc)
 
 
+def json_requested(argv: list[str]) -> bool:
+    """Whether the command line asks for ``--json``, as argparse reads it: the option or an
+    abbreviation of it (``--js``; no other option starts with ``--j``), before a ``--`` that ends
+    the options.  (Only ``"--json" in argv`` was tested: ``--js`` gave JSON on success but a parse
+    error printed no JSON object, and ``audit FILE -- --json`` printed one for a file name.)"""
+    head = argv[:argv.index("--")] if "--" in argv else argv
+    return any(len(t.split("=", 1)[0]) >= 3 and "--json".startswith(t.split("=", 1)[0]) for t in head)
+
+
 def main(argv: list[str] | None = None) -> int:
     global _JSON_REQUESTED
-    _JSON_REQUESTED = "--json" in (sys.argv[1:] if argv is None else argv)
+    _JSON_REQUESTED = json_requested(sys.argv[1:] if argv is None else list(argv))
     _stdout_passes_undecodable_names_through()
     args = build_parser().parse_args(argv)
     with exact_digits():

@@ -302,6 +302,10 @@ def rr_all_pairs_rdp(n: int, eps0: float, alpha: float, *, chunk_elems: int = 40
         info["seconds"] = 0.0
         return (z, z.copy(), info) if return_info else (z, z.copy())
     E = math.exp(e0)
+    if E == 1.0:   # p = q in float64: every excess is 0, log 0 = -inf made the window L infinite (NaN)
+        raise InvalidInputError(f"eps0 = {e0!r}: e^eps0 rounds to 1 in float64 (eps0 below about 1.1e-16), below what "
+                                f"the float64 search over all pairs resolves; the certified enclosure "
+                                f"(rr_worst_pair_rdp_ball, `bcdp rdp to-dp --exact`) or a bound handles it")
     p = 1.0 / (1.0 + E)
     q = 1.0 / (1.0 + 1.0 / E)
     N = n - 1
