@@ -6,7 +6,7 @@ not listed by hand), with values mixing valid numbers and edge strings ('', 'inf
 '1/0', huge digit strings, unicode, whitespace, '--', ...), and with JSON files (recursive JSON,
 documents shaped like the audit formats with fuzzed entries, and raw byte edges: non-UTF-8, deep
 nesting, duplicate keys, NaN/Infinity literals) for the commands that read a file (``audit``,
-``partial audit``).
+``partial audit``), and damaged golden copies for ``reproduce --golden DIR``.
 
 The property is the error contract of :mod:`bcdp.cli.main`:
 
@@ -44,6 +44,10 @@ Defects this fuzz found (each fixed, with a named regression case):
   the float64 search over all pairs put log(0) = -inf into its window width, NaN, then int(NaN)
   (exit 3); now a one-line refusal pointing to the certified path: two cases in ``BAD_RDP_INPUTS``
   of tests/cli/test_cli_rdp.py;
+* ``reproduce --golden DIR`` with a golden copy that is not UTF-8 text, or a fig3_trials.csv cell
+  that is not a number: UnicodeDecodeError / ValueError (exit 3); now a differing copy (exit 1):
+  ``test_fuzz_damaged_golden_copies_differ_not_crash`` in tests/repro/test_packaging.py (fixing it
+  showed that a golden MSE "nan" matched anything: ``test_nan_in_the_golden_fig3_trials_does_not_match``);
 * ``--js`` (an abbreviation argparse accepts for ``--json``): a successful run printed JSON but a
   parse error printed no JSON object: ``test_parse_errors_under_abbreviated_json_are_json_too`` in
   tests/cli/test_cli_errors.py.
@@ -71,9 +75,9 @@ from bcdp.cli import main as cli_main
 from bcdp.cli.main import build_parser
 
 #: examples of the default run, per test (the whole file stays under a minute on a shared 2-core box)
-DEFAULT_EXAMPLES = {"argv": 400, "audit": 250, "partial": 200, "raw": 150}
+DEFAULT_EXAMPLES = {"argv": 300, "audit": 200, "partial": 150, "raw": 120, "golden": 80}
 #: examples of the slow sweep, per test
-SLOW_EXAMPLES = {"argv": 3000, "audit": 1500, "partial": 1200, "raw": 500}
+SLOW_EXAMPLES = {"argv": 3000, "audit": 1500, "partial": 1200, "raw": 500, "golden": 600}
 
 
 # ------------------------------------------------------------------ running one command line
@@ -549,6 +553,94 @@ FILE_COMMANDS = st.sampled_from([["audit", "FILE", "--json"], ["audit", "FILE"],
                                  ["partial", "audit", "FILE", "--json"], ["partial", "audit", "FILE"]])
 
 
+# ------------------------------------------------------------------ golden copies (bcdp reproduce --golden)
+
+#: the regenerated files of the stubbed ``bcdp reproduce`` (one exact table, the Fig. 3 trials, one
+#: thesis figure); the golden directory of each example holds fuzzed copies of them
+FRESH_FIG3 = "q_index,q,trial,mse_thm2,mse_optimal,mse_baseline\n0,0.01,0,0.125,0.25,0.5\n1,0.12,0,1e-3,2e-3,3e-3\n"
+FRESH_SHUFFLE = "alpha,epsilon\n2,0.0123\n64,1.5\n"
+
+
+def _fresh_table():
+    from bcdp.repro.tables import Table
+
+    return Table(name="fuzz_table", title="t", source="s", header=["a", "b"], rows=[["1", "0.5"], ["x", "2e-3"]],
+                 numeric_rtol=1e-9)
+
+
+def _fresh_files() -> dict[str, str]:
+    return {**_fresh_table().files(), "fig3_trials.csv": FRESH_FIG3, "shuffle_fuzz.csv": FRESH_SHUFFLE}
+
+
+@pytest.fixture
+def golden_comparisons_only(monkeypatch):
+    """``bcdp reproduce`` with cheap regenerated files (above) and no claim check; the comparisons
+    with the golden copies (bcdp.repro.tables.compare_with_golden, bcdp.cli.reproduce.reproduce_fig3
+    and reproduce_shuffle) run for real."""
+    import bcdp.claims.runner
+    import bcdp.repro.fig3
+    import bcdp.repro.shuffle_figures
+    import bcdp.repro.tables
+
+    def write_fig3(out, **kw):
+        (Path(out) / "fig3_trials.csv").write_text(FRESH_FIG3)
+        return [Path(out) / "fig3_trials.csv"]
+
+    def write_shuffle(out):
+        (Path(out) / "shuffle_fuzz.csv").write_text(FRESH_SHUFFLE)
+        return [Path(out) / "shuffle_fuzz.csv"]
+
+    monkeypatch.setattr(bcdp.claims.runner, "run_all", lambda *a, **k: [])
+    monkeypatch.setattr(bcdp.repro.tables, "REGISTRY", {"fuzz_table": _fresh_table})
+    monkeypatch.setattr(bcdp.repro.fig3, "write_fig3", write_fig3)
+    monkeypatch.setattr(bcdp.repro.shuffle_figures, "write_shuffle_figures", write_shuffle)
+
+
+@st.composite
+def golden_copy(draw, fresh: str):
+    """One golden file: absent, exact, or damaged (a cell changed, a line dropped or cut, junk bytes,
+    not UTF-8, a directory of that name)."""
+    kind = draw(st.integers(0, 8))
+    if kind == 0:
+        return None
+    if kind == 1:
+        return fresh.encode()
+    lines = fresh.splitlines(keepends=True)
+    if kind == 2:       # one cell replaced
+        k = draw(st.integers(0, len(lines) - 1))
+        cells = lines[k].rstrip("\n").split(",")
+        cells[draw(st.integers(0, len(cells) - 1))] = draw(st.one_of(st.sampled_from(EDGE_STRINGS), free_text))
+        lines[k] = ",".join(cells) + "\n"
+        return "".join(lines).encode("utf-8", "surrogatepass")
+    if kind == 3:       # a line dropped, or cut short
+        k = draw(st.integers(0, len(lines) - 1))
+        lines[k] = lines[k][:draw(st.integers(0, len(lines[k])))]
+        return "".join(lines).encode()
+    if kind == 4:
+        pos = draw(st.integers(0, len(fresh)))
+        return fresh.encode()[:pos] + draw(st.binary(min_size=1, max_size=4)) + fresh.encode()[pos:]
+    if kind == 5:
+        return draw(st.binary(max_size=60))
+    if kind == 6:
+        return "dir"
+    return fresh.encode() + draw(st.sampled_from([b"extra,row\n", b"\n", b",,,\n", b"\xff\n"]))
+
+
+def _golden_fuzz(data) -> None:
+    with WorkDir() as tmp:
+        golden = tmp / "golden"
+        golden.mkdir()
+        for name, text in _fresh_files().items():
+            content = data.draw(golden_copy(text), label=name)
+            if content == "dir":
+                (golden / name).mkdir()
+            elif content is not None:
+                (golden / name).write_bytes(content)
+        argv = ["reproduce", "--out", "out", "--golden", "golden"] + data.draw(
+            st.sampled_from([[], ["--no-compare"], ["--fig3-trials", "2"]]), label="options")
+        check_contract(argv, run_cli(argv))
+
+
 # ------------------------------------------------------------------ the fuzz tests
 
 def _argv_case(argv: list[str], raw: bytes) -> None:
@@ -603,6 +695,19 @@ def test_fuzz_partial_audit_files(data):
 @given(data=st.data())
 def test_fuzz_raw_file_bytes(data):
     _raw_fuzz(data)
+
+
+@_fuzz_settings("golden")
+@given(data=st.data())
+def test_fuzz_golden_copies(golden_comparisons_only, data):
+    _golden_fuzz(data)
+
+
+@pytest.mark.slow
+@_fuzz_settings("golden", slow=True)
+@given(data=st.data())
+def test_fuzz_golden_copies_sweep(golden_comparisons_only, data):
+    _golden_fuzz(data)
 
 
 @pytest.mark.slow
