@@ -213,6 +213,9 @@ BAD_RDP_INPUTS = [
     # search over all pairs took log(0) = -inf into its window width (NaN -> int(): exit 3)
     ("shuffle", "--n", "2", "--eps0", "1e-300", "--alpha", "1.001"),
     ("shuffle", "--n", "50", "--eps0", "1e-17", "--alpha", "2,64", "--exact", "--json"),
+    # and above eps0 ~ 36.7, where q = 1/(1 + e^-eps0) rounds to 1 (NaN at 37.5 .. 709, OverflowError beyond)
+    ("shuffle", "--n", "1", "--eps0", "50", "--alpha", "2", "--json"),
+    ("shuffle", "--n", "3", "--eps0", "800", "--alpha", "2"),
 ]
 
 

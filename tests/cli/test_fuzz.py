@@ -42,8 +42,9 @@ Defects this fuzz found (each fixed, with a named regression case):
   tests/cli/test_cli_errors.py;
 * ``rdp shuffle --eps0 1e-300`` (any eps0 below about 1.1e-16, where e^eps0 rounds to 1 in float64):
   the float64 search over all pairs put log(0) = -inf into its window width, NaN, then int(NaN)
-  (exit 3); now a one-line refusal pointing to the certified path: two cases in ``BAD_RDP_INPUTS``
-  of tests/cli/test_cli_rdp.py;
+  (exit 3); ``--eps0 50`` likewise at the other end (q = 1/(1 + e^-eps0) rounds to 1 above about
+  36.7; NaN in the JSON, OverflowError above 709.8); now one-line refusals pointing to the certified
+  path: four cases in ``BAD_RDP_INPUTS`` of tests/cli/test_cli_rdp.py;
 * ``reproduce --golden DIR`` with a golden copy that is not UTF-8 text, or a fig3_trials.csv cell
   that is not a number: UnicodeDecodeError / ValueError (exit 3); now a differing copy (exit 1):
   ``test_fuzz_damaged_golden_copies_differ_not_crash`` in tests/repro/test_packaging.py (fixing it
