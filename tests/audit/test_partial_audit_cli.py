@@ -239,3 +239,119 @@ def test_concentrated_infinite_when_supports_differ(tmp_path, capsys):
     c = json.loads(out)["concentrated"]
     assert code == 0 and c["per_attribute_epsilon0"]["upper"] == "inf" and c["whole_record_rho"]["lower"] == "inf"
     assert c["prop8_rho_bound_upper"] == "inf"
+
+
+# ------------------------------------------------------------------ listed datasets of a huge product
+
+def _n30_document(seed: int, d: int = 2, n: int = 30, m: int = 3):
+    """A few datasets of n = 30 records of d bits (the product has 2^(n d) datasets): a base, every
+    single-attribute flip of records 0-2, a two-attribute change of record 3, a change of two
+    records, and one unrelated dataset; random exact rows (zeros included)."""
+    rng = random.Random(seed)
+    base = [[rng.randint(0, 1) for _ in range(d)] for _ in range(n)]
+
+    def changed(cells):
+        ds = [list(r) for r in base]
+        for i, j in cells:
+            ds[i][j] = 1 - ds[i][j]
+        return ds
+
+    datasets = [base] + [changed([(i, j)]) for i in range(3) for j in range(d)]
+    datasets += [changed([(3, j) for j in range(d)]), changed([(4, 0), (5, 0)]), changed([(0, 0), (3, 0), (7, 1)])]
+    kernel = []
+    for _ in datasets:
+        w = [0 if rng.random() < 0.2 else rng.randint(1, 9) for _ in range(m)]
+        w[rng.randrange(m)] += 1
+        kernel.append([str(Fraction(v, sum(w))) for v in w])
+    return {"n": n, "attributes": [[0, 1]] * d, "datasets": datasets, "outputs": list(range(m)), "kernel": kernel}
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("listed_attributes", [True, False])
+def test_n30_listed_datasets_are_computed_not_refused(tmp_path, capsys, seed, listed_attributes):
+    """Issue 12: a file listing a few datasets of n = 30 records used to be refused because the audit
+    enumerated all 2^60 datasets of the product.  The mechanism now lives on the listed datasets
+    alone; every reported value matches the brute force over pairs of listed datasets written above
+    (Defs. 1, 4, 5 of the partial DP paper, in Fractions), and it is fast."""
+    import time
+
+    doc = _n30_document(seed)
+    if not listed_attributes:
+        doc.pop("attributes")
+    path = write(tmp_path, doc)
+    start = time.perf_counter()
+    code, out, err = run(capsys, "partial", "audit", path, "--json")
+    assert code == 0, err
+    assert time.perf_counter() - start < 10
+    rep = json.loads(out)
+    rows = [[Fraction(v) for v in row] for row in doc["kernel"]]
+    per_attr, whole, profile = brute(as_tuples(doc["datasets"]), rows, 2)
+    assert per_attr != 1 and len(profile) >= 4      # not vacuous: the listed pairs constrain eps0
+    assert rep["per_attribute_epsilon"]["exact"] == exact_str(per_attr)
+    assert rep["whole_record_epsilon"]["exact"] == exact_str(whole)
+    got = {tuple(sorted((tuple(e["record"]), tuple(e["record_prime"])), key=repr)): e["exact"]
+           for e in rep["nabla_profile"]}
+    assert got == {k: exact_str(v) for k, v in profile.items()}
+    assert rep["n"] == 30 and rep["d"] == 2 and rep["datasets"] == len(doc["datasets"])
+    assert rep["full_domain"] is False and rep["prop8_bound"]["applies"] is False
+    # per (record, attribute): only records 0-2 have single-attribute neighbours among the listed
+    for i, row in enumerate(rep["per_record_attribute"]):
+        for j, v in enumerate(row):
+            pairs = [(a, b) for a, b in itertools.combinations(range(len(doc["datasets"])), 2)
+                     if _only_cell_differs(doc["datasets"][a], doc["datasets"][b], i, j)]
+            rs = [r for r in (max_ratio(rows[a], rows[b]) for a, b in pairs) if r is not None]
+            assert v["exact"] == exact_str(max(rs, default=Fraction(1))), (i, j)
+
+
+def _only_cell_differs(x, y, i, j) -> bool:
+    cells = [(a, b) for a in range(len(x)) for b in range(len(x[a])) if x[a][b] != y[a][b]]
+    return cells == [(i, j)]
+
+
+def test_n30_the_domain_is_the_listed_datasets():
+    """The parsed mechanism holds one row per listed dataset, not 2^30 (PointSubset), in file order."""
+    from bcdp.audit.partial import parse_partial_audit_document
+    from bcdp.core.spaces import PointSubset
+
+    doc = {"n": 30, "datasets": [[[0]] * 30, [[1]] + [[0]] * 29], "outputs": [0, 1],
+           "kernel": [["1/2", "1/2"], ["1/3", "2/3"]]}
+    audit = parse_partial_audit_document(doc)
+    dom = audit.mechanism.domain
+    assert isinstance(dom, PointSubset) and dom.size == 2 and dom.product_size == 2 ** 30
+    assert dom.points == ((0,) * 30, (1,) + (0,) * 29) and not audit.full_domain
+    assert audit.mechanism.kernel == ((Fraction(1, 2), Fraction(1, 2)), (Fraction(1, 3), Fraction(2, 3)))
+
+
+def test_n30_concentrated_randomized_response(tmp_path, capsys):
+    """--concentrated at n = 30: two datasets differing in one bit of record 0, rows of binary RR
+    with e^eps = 3; D* = KL = eps tanh(eps/2) (Bun and Steinke 2016), so eps0 = sqrt(2 D*) and
+    rho = D* (mpmath at 50 digits, from the closed form)."""
+    import mpmath
+
+    doc = {"n": 30, "datasets": [[[0, 1]] * 30, [[1, 1]] + [[0, 1]] * 29], "outputs": [0, 1],
+           "kernel": [["3/4", "1/4"], ["1/4", "3/4"]]}
+    code, out, err = run(capsys, "partial", "audit", write(tmp_path, doc), "--json", "--concentrated")
+    assert code == 0, err
+    c = json.loads(out)["concentrated"]
+    with mpmath.workdps(50):
+        eps = mpmath.log(3)
+        kl = eps * mpmath.tanh(eps / 2)
+        for key, expected in (("per_attribute_epsilon0", mpmath.sqrt(2 * kl)), ("whole_record_rho", kl)):
+            lo, hi = mpmath.mpf(c[key]["lower"]), mpmath.mpf(c[key]["upper"])
+            assert lo <= expected <= hi and hi - lo <= mpmath.mpf("1e-18") * expected
+    assert c["applies"] is False and c["whole_record_rho"]["witness"]["record"] == 0
+
+
+def test_full_domain_listed_in_any_order_is_the_product(tmp_path, capsys):
+    """Listing every dataset (n = 2 records of one bit, shuffled) is the full domain: Prop. 8 applies
+    and the values match the brute force."""
+    datasets = [[[a], [b]] for a in (0, 1) for b in (0, 1)]
+    random.Random(5).shuffle(datasets)
+    kernel = [["1/2", "1/2"], ["1/5", "4/5"], ["2/3", "1/3"], ["1/4", "3/4"]]
+    doc = {"n": 2, "datasets": datasets, "outputs": ["a", "b"], "kernel": kernel}
+    code, out, _ = run(capsys, "partial", "audit", write(tmp_path, doc), "--json")
+    rep = json.loads(out)
+    per_attr, whole, _ = brute(as_tuples(datasets), [[Fraction(v) for v in r] for r in kernel], 1)
+    assert code == 0 and rep["full_domain"] is True and rep["prop8_bound"]["applies"] is True
+    assert rep["per_attribute_epsilon"]["exact"] == exact_str(per_attr)
+    assert rep["whole_record_epsilon"]["exact"] == exact_str(whole)

@@ -22,20 +22,18 @@ import pytest
 #: wall-clock limit of one command (the bad inputs are refused at once; sympy import included)
 LIMIT_SECONDS = 60
 
-N = 30  # records of the partial-audit file: (2^1)^30 datasets in the domain
-
-
 def _audit_file(kernel: str = '[["1/2", "1/2"], ["1/3", "2/3"]]', inputs: str = "[[0], [1]]",
                 outputs: str = "[0, 1]", extra: str = "") -> str:
     return f'{{"inputs": {inputs}, "outputs": {outputs}, "kernel": {kernel}{extra}}}'
 
 
-def _partial_file(attributes: bool) -> str:
-    doc = {"n": N, "datasets": [[[0]] * N, [[1]] + [[0]] * (N - 1)], "outputs": [0, 1],
-           "kernel": [["1/2", "1/2"], ["1/3", "2/3"]]}
-    if attributes:
-        doc["attributes"] = [[0, 1]]
-    return json.dumps(doc)
+#: a valid probability of 5002 characters, 10^-5000, and its complement (both read exactly)
+TINY, ONE_MINUS_TINY = "0." + "0" * 4999 + "1", "0." + "9" * 5000
+
+
+def _many_datasets_file(k: int) -> str:
+    """k one-record datasets [[0]], [[1]], ... of one output (every pair would be compared)."""
+    return json.dumps({"n": 1, "datasets": [[[v]] for v in range(k)], "outputs": [0], "kernel": [[1]] * k})
 
 
 #: (id, file contents (str or bytes) or None, argv with FILE for the file, words the message must contain)
@@ -69,9 +67,36 @@ CASES = [
      json.dumps({"n": 1, "datasets": [[[{"a": 1}]], [[0]]], "outputs": [0, 1],
                  "kernel": [["1/2", "1/2"], ["1/3", "2/3"]]}),
      ["partial", "audit", "FILE", "--json"], ["JSON object"]),
-    ("partial-n30-listed-attributes", _partial_file(True), ["partial", "audit", "FILE", "--json"],
-     ["1073741824", "2^30", "cap"]),
-    ("partial-n30-seen-attributes", _partial_file(False), ["partial", "audit", "FILE"], ["1073741824"]),
+    # found by tests/cli/test_fuzz.py: exact numbers too long for str() in a message (Python's 4300-digit
+    # int-to-str limit) and a JSON number whose exponent Decimal cannot hold were internal errors (exit 3)
+    ("fuzz-kernel-row-of-5000-digit-strings", _audit_file(kernel='[["1/2", "1/2"], ["' + "9" * 5000 + '", 0]]'),
+     ["audit", "FILE", "--json"], ["sums to about 1e+5000", "not 1"]),
+    ("fuzz-negative-5000-digit-entry", _audit_file(kernel='[["1/2", "1/2"], ["-' + "9" * 5000 + '", 1]]'),
+     ["audit", "FILE"], ["is negative (about -1e+5000)"]),
+    ("fuzz-partial-row-of-5000-digit-strings",
+     json.dumps({"n": 1, "datasets": [[[0]], [[1]]], "outputs": [0, 1],
+                 "kernel": [["1/2", "1/2"], ["9" * 5000, "0"]]}),
+     ["partial", "audit", "FILE", "--json"], ["sums to about 1e+5000"]),
+    ("fuzz-allocate-zeta-of-5000-digits", None,
+     ["allocate", "--delta", "0", "--eps", "1", "--q", "0", "--zeta", "9" * 5000, "--json"],
+     ["zeta = about 1e+5000", "(0, 1]"]),
+    # a valid file whose exact result is too long to write out: Prop. 8's (e^eps0)^d with e^eps0 about
+    # 10^5000 and d = 30 has about 150000 digits (beyond bcdp.cli.main.MAX_EXACT_DIGITS): refused, not exit 3
+    ("partial-exact-value-beyond-100000-digits",
+     json.dumps({"n": 1, "datasets": [[[0] * 30], [[1] + [0] * 29]], "outputs": [0, 1],
+                 "kernel": [[TINY, ONE_MINUS_TINY], ["1/2", "1/2"]]}),
+     ["partial", "audit", "FILE", "--json"], ["more than 100000 digits"]),
+    ("fuzz-json-exponent-beyond-decimal", '{"n": 1, "datasets": [[[651e4000000000000000000]]]}',
+     ["audit", "FILE", "--json"], ["651e4000000000000000000", "exponent beyond any cap"]),
+    ("partial-json-exponent-beyond-decimal", _audit_file(kernel="[[1e-10000000000000000000, 1], [0, 1]]"),
+     ["partial", "audit", "FILE"], ["exponent beyond any cap"]),
+    # 'n' = 1e999999999: int() of it would build a 10^9-digit integer (a hang, not a refusal)
+    ("partial-n-with-a-billion-digits", '{"n": 1e999999999, "datasets": [[[0]]], "outputs": [0], "kernel": [[1]]}',
+     ["partial", "audit", "FILE", "--json"], ["'n'", "more than 4000 digits"]),
+    ("partial-n-fractional-decimal", '{"n": 1.5e0, "datasets": [[[0]]], "outputs": [0], "kernel": [[1]]}',
+     ["partial", "audit", "FILE"], ["'n' must be a positive integer, got 1.5"]),
+    ("partial-too-many-listed-datasets", _many_datasets_file(2 ** 16 + 1),
+     ["partial", "audit", "FILE", "--json"], ["65537 datasets", "cap of 65536"]),
     ("partial-duplicate-n", '{"n": 1, "n": 2, "datasets": [[[0]]], "outputs": [0], "kernel": [[1]]}',
      ["partial", "audit", "FILE"], ["duplicate key 'n'"]),
     ("allocate-optimal-tiny-eps", None,
@@ -84,6 +109,8 @@ CASES = [
      ["--seed"]),
     ("tables-zero-workers", None, ["tables", "fig3", "--workers", "0", "--trials", "1", "--out", "OUTDIR"],
      ["--workers"]),
+    ("tables-negative-workers", None, ["tables", "fig3", "--workers", "-3", "--trials", "1", "--out", "OUTDIR"],
+     ["--workers must be >= 1, got -3"]),
     ("tables-out-is-a-file", "not a directory\n", ["tables", "paper_examples", "--out", "FILE"],
      ["not a directory"]),
     ("tables-out-below-a-file", "not a directory\n", ["tables", "paper_examples", "--out", "FILE/sub"],
@@ -173,3 +200,17 @@ def test_json_reader_keeps_valid_documents():
     from decimal import Decimal
     assert hashable_label(Decimal("0.5")) == 0.5 and hashable_label(Decimal("0.1")) == 0.1
     assert hashable_label(Decimal("3.0")) == 3 and isinstance(hashable_label(Decimal("3.0")), int)
+
+
+def test_exact_results_beyond_4300_digits_are_written_out(tmp_path):
+    """A kernel entry 10^-5000 is valid (5002 characters, under the input caps); the LDP ratio
+    (1/2)/10^-5000 = 5 * 10^4999 has 5000 digits, beyond Python's default int-to-str limit of 4300,
+    and printing it was an internal error (exit 3).  Hand check: the rows (10^-5000, 1 - 10^-5000)
+    and (1/2, 1/2) give the ratios 5 * 10^4999 at output 0 and 2 (1 - 10^-5000) < 2 at output 1."""
+    path = tmp_path / "m.json"
+    path.write_text(_audit_file(kernel=f'[["{TINY}", "{ONE_MINUS_TINY}"], ["1/2", "1/2"]]'))
+    proc, _ = run_bcdp(["audit", str(path), "--json"], tmp_path)
+    assert proc.returncode == 0, proc.stderr[-500:]
+    out = _strict_json(proc.stdout)
+    assert out["ldp_epsilon"]["exact"] == "log(5" + "0" * 4999 + ")"
+    assert out["ldp_epsilon"]["float"] == pytest.approx(4999 * 2.302585092994046 + 1.6094379124341003, rel=1e-15)

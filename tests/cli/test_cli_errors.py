@@ -49,3 +49,71 @@ def test_bad_input_under_json_is_a_json_object(capsys, tmp_path):
     payload = json.loads(out)
     assert payload["exit_code"] == 2 and payload["error"]["type"] == "InputFileError"
     assert payload["error"]["message"] == err.strip().removeprefix("bcdp audit: ")
+
+
+def _bcdp_env() -> dict:
+    import os
+    from pathlib import Path
+
+    import bcdp
+
+    env = dict(os.environ)
+    root = str(Path(bcdp.__file__).resolve().parents[1])
+    env["PYTHONPATH"] = root + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    env.pop("BCDP_TRACEBACK", None)
+    return env
+
+
+def test_fuzz_undecodable_out_directory_is_echoed_not_an_internal_error(tmp_path):
+    """Found by tests/cli/test_fuzz.py: ``--out`` naming a directory whose name is not UTF-8 (byte
+    0xff, which reaches Python as the surrogate escape U+DCFF) made ``wrote <dir>/...`` raise
+    UnicodeEncodeError on a strict UTF-8 stdout (any UTF-8 locale but C.UTF-8): exit 3 after the
+    tables were written.  The name is now written back as the bytes it came from."""
+    import subprocess
+    import sys
+
+    env = _bcdp_env()
+    env["PYTHONIOENCODING"] = "utf-8:strict"          # stdout as under en_US.UTF-8
+    proc = subprocess.run([sys.executable, "-m", "bcdp.cli", "tables", "paper_examples", "--out", b"\xff"],
+                          cwd=tmp_path, env=env, capture_output=True, timeout=120, check=False)
+    assert proc.returncode == 0 and proc.stderr == b"", proc.stderr[-1000:]
+    assert proc.stdout.splitlines()[0] == b"wrote \xff/paper_examples.csv"
+    assert (tmp_path / "\udcff" / "paper_examples.csv").is_file()     # the same bytes on disk
+
+
+def test_broken_pipe_is_a_quiet_141_not_an_internal_error():
+    """``bcdp ... | head`` closing the pipe early: no traceback, no "internal error", exit 141
+    (128 + SIGPIPE).  Before, the BrokenPipeError was reported as an internal error, and under
+    --json the error object hit the same closed pipe (a traceback)."""
+    import os
+    import subprocess
+    import sys
+
+    read_end, write_end = os.pipe()
+    os.close(read_end)                                  # the reader is gone before bcdp writes
+    try:
+        proc = subprocess.run([sys.executable, "-m", "bcdp.cli", "zcdp", "to-dp", "--rho", "1/2", "--delta",
+                               "1e-6", "--json"], stdout=write_end, stderr=subprocess.PIPE, env=_bcdp_env(),
+                              timeout=120, check=False)
+    finally:
+        os.close(write_end)
+    assert proc.returncode == 141 and proc.stderr == b"", proc.stderr[-1000:]
+
+
+@pytest.mark.parametrize("argv, wants_json", [
+    (("zcdp", "to-dp", "--rho", "1", "--js"), True),       # an abbreviation of --json, missing --delta
+    (("zcdp", "to-dp", "--rho", "1", "--jso"), True),
+    (("zcdp", "to-dp", "--rho", "1", "--json"), True),
+    (("zcdp", "to-dp", "--rho", "1"), False),
+    (("audit", "--", "--json"), False),                    # a file named --json (not readable): no JSON
+])
+def test_parse_errors_under_abbreviated_json_are_json_too(capsys, argv, wants_json):
+    """argparse accepts ``--js`` for ``--json`` (a successful run printed JSON) but a parse error
+    under ``--js`` printed no JSON object, since only the literal ``--json`` was looked for."""
+    code, out, err = _run(capsys, *argv)
+    assert code == 2 and err.count("\n") == 1
+    if wants_json:
+        payload = json.loads(out)
+        assert payload["exit_code"] == 2 and payload["error"]["message"] == err.strip().split(": ", 1)[1]
+    else:
+        assert out == ""

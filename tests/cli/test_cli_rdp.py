@@ -209,6 +209,13 @@ BAD_RDP_INPUTS = [
     ("shuffle", "--n", "1000", "--eps0", "-1", "--alpha", "2"),
     ("shuffle", "--n", "1000", "--eps0", "inf", "--alpha", "2"),
     ("shuffle", "--n", "1e400", "--eps0", "1", "--alpha", "2", "--bound", "thm5.3.1"),
+    # found by tests/cli/test_fuzz.py: e^eps0 rounds to 1 in float64 below eps0 ~ 1.1e-16, and the float64
+    # search over all pairs took log(0) = -inf into its window width (NaN -> int(): exit 3)
+    ("shuffle", "--n", "2", "--eps0", "1e-300", "--alpha", "1.001"),
+    ("shuffle", "--n", "50", "--eps0", "1e-17", "--alpha", "2,64", "--exact", "--json"),
+    # and above eps0 ~ 36.7, where q = 1/(1 + e^-eps0) rounds to 1 (NaN at 37.5 .. 709, OverflowError beyond)
+    ("shuffle", "--n", "1", "--eps0", "50", "--alpha", "2", "--json"),
+    ("shuffle", "--n", "3", "--eps0", "800", "--alpha", "2"),
 ]
 
 
@@ -216,8 +223,23 @@ BAD_RDP_INPUTS = [
 def test_bad_inputs_one_line_exit_2(capsys, argv):
     code, out, err = run(capsys, "rdp", *argv)
     assert code == 2, (code, out, err)
-    assert out == "" and len(err.strip().splitlines()) == 1 and err.startswith("bcdp rdp")
-    assert "Traceback" not in err
+    assert len(err.strip().splitlines()) == 1 and err.startswith("bcdp rdp")
+    assert "Traceback" not in err and "internal error" not in err
+    if "--json" in argv:
+        assert json.loads(out)["error"]["message"] == err.strip().split(": ", 1)[1]
+    else:
+        assert out == ""
+
+
+def test_float_search_works_just_above_its_resolution(capsys):
+    """eps0 = 1.2e-16 is still searched, and shows why the float64 search is not a guarantee there:
+    e^eps0 is rounded to 1 + 2^-52, so the value is that of eps0' = 2^-52 = 2.2e-16, i.e. the
+    small-eps0 expansion alpha eps0'^2 / (2 n) = 2 * 2^-104 / 20 (4.93e-33) instead of the true
+    1.44e-33 (the certified path, `rdp to-dp --exact`, uses arb balls)."""
+    code, out, err = run(capsys, "rdp", "shuffle", "--n", "10", "--eps0", "1.2e-16", "--alpha", "2", "--json")
+    assert code == 0, err
+    value = json.loads(out)["curve"][0]["epsilon"]
+    assert value == pytest.approx(2 * 2.0 ** -104 / 20, rel=1e-6)
 
 
 def _strict(text):

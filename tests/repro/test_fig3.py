@@ -84,3 +84,35 @@ def test_baseline_is_single_stage():
     a = mean_estimate(x, b.baseline, np.random.default_rng(2))
     direct = project_box(duchi_l2(x, 0.2, np.sqrt(10), np.random.default_rng(2)).mean(axis=0))
     np.testing.assert_allclose(a, direct, rtol=1e-10, atol=1e-12)
+
+
+@pytest.mark.parametrize("kwargs, words", [
+    ({"workers": 0}, "workers must be >= 1, got 0"),
+    ({"workers": -2}, "workers must be >= 1, got -2"),
+    ({"workers": True}, "workers must be an integer"),
+    ({"workers": 1.0}, "workers must be an integer"),
+    ({"trials": 0}, "trials must be >= 1, got 0"),
+    ({"seed": -1}, "seed must be >= 0, got -1"),
+    ({"n": 0}, "n must be >= 1, got 0"),
+])
+def test_run_and_write_fig3_refuse_bad_arguments(kwargs, words, tmp_path, monkeypatch):
+    """workers=0 (and negative) used to run silently in one process, seed=-1 died in numpy with a bare
+    ValueError: both are now InvalidInputError, before any trial runs or any directory is made."""
+    import bcdp.repro.fig3 as fig3
+    from bcdp.core.errors import InvalidInputError
+
+    monkeypatch.setattr(fig3, "budgets_for", lambda q: pytest.fail("a trial started"))
+    with pytest.raises(InvalidInputError, match=words):
+        fig3.run_fig3(**{"trials": 1, "progress": False, **kwargs})
+    out = tmp_path / "never-made"
+    with pytest.raises(InvalidInputError, match=words):
+        fig3.write_fig3(out, **{"trials": 1, "progress": False, **kwargs})
+    assert not out.exists()
+
+
+def test_run_fig3_single_worker_still_runs():
+    """The checks accept workers = 1 (the in-process path): one trial per q at n = 50 users."""
+    from bcdp.repro.fig3 import run_fig3, run_trial
+
+    res = run_fig3(trials=1, seed=3, n=50, workers=1, progress=False, q_grid=Q_GRID[:2])
+    assert res["mse"][1] == [run_trial(res["budgets"][1], 1, 0, 3, 50)]

@@ -175,3 +175,55 @@ def test_every_package_directory_is_listed_in_pyproject():
     assert found - listed == set(), f"add to [tool.setuptools] packages: {sorted(found - listed)}"
     data = {p for p, d in config["package-dir"].items() if p in ("bcdp.golden", "bcdp.data")}
     assert listed - found - data == set(), f"listed but missing: {sorted(listed - found - data)}"
+
+
+def _golden_copy(tmp_path) -> Path:
+    gold = tmp_path / "golden"
+    shutil.copytree(TABLES, gold)
+    return gold
+
+
+@pytest.mark.parametrize("damage", ["non-utf8-shuffle", "non-utf8-table", "nul-in-fig3", "junk-fig3-cell"])
+def test_fuzz_damaged_golden_copies_differ_not_crash(tmp_path, monkeypatch, capsys, quick_reproduce, damage):
+    """Found by tests/cli/test_fuzz.py (test_fuzz_golden_copies): a golden copy given with --golden
+    that is not UTF-8 text made `bcdp reproduce` end in an internal error (UnicodeDecodeError, exit
+    3), a cell of fig3_trials.csv that is not a number in ValueError.  Each is now a copy that
+    differs: exit 1, "SOME CHECKS FAILED".  (A NUL byte, csv.Error before Python 3.11, is covered
+    too: caught as unreadable there, a differing row from 3.11 on.)"""
+    monkeypatch.chdir(tmp_path)
+    gold = _golden_copy(tmp_path)
+    shuffle_csv = sorted(gold.glob("shuffle_*.csv"))[0]
+    if damage == "non-utf8-shuffle":
+        shuffle_csv.write_bytes(b"\xff" + shuffle_csv.read_bytes())
+    elif damage == "non-utf8-table":
+        (gold / "paper_examples.csv").write_bytes(b"\x80\x81")
+    elif damage == "nul-in-fig3":            # in a data row (csv.Error "line contains NUL" before 3.11)
+        lines = (gold / "fig3_trials.csv").read_bytes().split(b"\n")
+        lines[1] = lines[1].replace(b",", b"\x00,", 1)
+        (gold / "fig3_trials.csv").write_bytes(b"\n".join(lines))
+    else:
+        text = (gold / "fig3_trials.csv").read_text().splitlines()
+        cells = text[1].split(",")
+        cells[3] = "not a number"
+        text[1] = ",".join(cells)
+        (gold / "fig3_trials.csv").write_text("\n".join(text) + "\n")
+    code = main(["reproduce", "--out", str(tmp_path / "out"), "--golden", str(gold)])
+    out, err = capsys.readouterr()
+    assert code == 1 and err == "", err
+    assert "SOME CHECKS FAILED" in out and "differ" in out
+
+
+def test_nan_in_the_golden_fig3_trials_does_not_match(tmp_path, monkeypatch, capsys, quick_reproduce):
+    """Found while fixing the fuzz's defect above: a golden MSE cell "nan" matched any fresh value,
+    since abs(x - nan) > tol is False, so a corrupted golden fig3_trials.csv passed ("ALL PASSED",
+    exit 0).  NaN now never matches."""
+    monkeypatch.chdir(tmp_path)
+    gold = _golden_copy(tmp_path)
+    lines = (gold / "fig3_trials.csv").read_text().splitlines()
+    lines = [lines[0]] + [",".join(row.split(",")[:3] + ["nan"] * 3) for row in lines[1:]]
+    (gold / "fig3_trials.csv").write_text("\n".join(lines) + "\n")
+    code = main(["reproduce", "--out", str(tmp_path / "out"), "--golden", str(gold)])
+    out = capsys.readouterr().out
+    assert code == 1 and "SOME CHECKS FAILED" in out
+    rows = len(lines) - 1     # quick_reproduce re-runs by copying the committed trials: every one differs
+    assert f"fig3 (20 trials per q re-run): differs ({rows} of {rows} trials)" in out

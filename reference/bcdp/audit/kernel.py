@@ -14,7 +14,7 @@ such as "1/3".  Errors name the offending row/entry and make the CLI exit with c
 from __future__ import annotations
 
 import json
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from fractions import Fraction
 from pathlib import Path
 from typing import Any, Sequence
@@ -27,7 +27,7 @@ from bcdp.bayesian.notions import (
     ldp_epsilon,
 )
 from bcdp.core.errors import InputFileError, InvalidInputError
-from bcdp.core.numbers import to_fraction
+from bcdp.core.numbers import brief_number, to_fraction
 from bcdp.core.spaces import Mechanism, Prior, ProductDomain
 
 #: Largest nesting depth of arrays/objects accepted in an input file (the documented formats need 4).
@@ -49,7 +49,7 @@ def hashable_label(value: Any) -> Any:
         return tuple(hashable_label(v) for v in value)
     if isinstance(value, dict):
         raise InputFileError(f"a label (input, output or attribute value) cannot be a JSON object: "
-                             f"{_short(value)}")
+                             f"{short_text(value)}")
     if isinstance(value, Decimal):  # a label, not a probability: keep it JSON-serialisable
         if value.is_finite() and (value == 0 or abs(value.adjusted()) <= _MAX_LABEL_EXPONENT):
             if value == value.to_integral_value():
@@ -57,12 +57,12 @@ def hashable_label(value: Any) -> Any:
             as_float = float(value)
             if Decimal(repr(as_float)) == value:
                 return as_float
-        raise InputFileError(f"the number label {_short(value)} is not an integer of at most "
+        raise InputFileError(f"the number label {short_text(value)} is not an integer of at most "
                              f"{_MAX_LABEL_EXPONENT} digits nor a float64 as written; write it as a string")
     return value
 
 
-def _short(value: Any) -> str:
+def short_text(value: Any) -> str:
     text = str(value)
     return text if len(text) <= 60 else text[:57] + "..."
 
@@ -75,7 +75,7 @@ def _entry(value: Any, where: str) -> Fraction:
     except (TypeError, ValueError) as exc:
         raise InputFileError(str(exc)) from exc
     if p < 0:
-        raise InputFileError(f"{where} is negative ({value})")
+        raise InputFileError(f"{where} is negative ({brief_number(p)})")
     return p
 
 
@@ -95,7 +95,7 @@ def parse_kernel_rows(kernel: Any, n_outputs: int, labels: Sequence[str], what: 
         exact = [_entry(v, f"{where}[{m}]") for m, v in enumerate(row)]
         total = sum(exact, Fraction(0))
         if total != 1:
-            raise InputFileError(f"{where} sums to {total}, not 1")
+            raise InputFileError(f"{where} sums to {brief_number(total)}, not 1")
         out.append(exact)
     return out
 
@@ -131,7 +131,7 @@ def parse_audit_document(doc: Any) -> tuple[Mechanism, Prior | None]:
         prior_pmf = [_entry(v, f"prior[{k}] (input {list(inputs[k])})") for k, v in enumerate(prior)]
         total = sum(prior_pmf, Fraction(0))
         if total != 1:
-            raise InputFileError(f"'prior' sums to {total}, not 1")
+            raise InputFileError(f"'prior' sums to {brief_number(total)}, not 1")
     try:
         domain = ProductDomain.from_points(points)
     except InvalidInputError as exc:
@@ -154,7 +154,7 @@ def read_json_document(path: str | Path) -> Any:
     except UnicodeDecodeError as exc:
         raise InputFileError(f"{path} is not UTF-8 text (byte {exc.start}: {exc.reason})") from exc
     try:
-        doc = json.loads(text, parse_float=Decimal, parse_int=_json_int, parse_constant=_json_constant,
+        doc = json.loads(text, parse_float=_json_float, parse_int=_json_int, parse_constant=_json_constant,
                          object_pairs_hook=_unique_keys)
     except json.JSONDecodeError as exc:
         raise InputFileError(f"{path} is not valid JSON: {exc}") from exc
@@ -182,6 +182,15 @@ def _json_int(text: str) -> int:
         raise InputFileError(f"an integer with {len(text.lstrip('-'))} digits is beyond the cap of "
                              f"{MAX_JSON_INT_DIGITS} digits")
     return int(text)
+
+
+def _json_float(text: str) -> Decimal:
+    """parse_float: the exact decimal written; an exponent beyond what :class:`decimal.Decimal` holds
+    (``1e4000000000000000000``, about 10^18) is refused (Decimal raised a bare InvalidOperation)."""
+    try:
+        return Decimal(text)
+    except InvalidOperation as exc:
+        raise InputFileError(f"the number {short_text(text)} has an exponent beyond any cap") from exc
 
 
 def _json_constant(text: str) -> Any:

@@ -10,8 +10,11 @@ File format (``docs/file_format.md``, section "Partial DP audit input")::
 
 Numbers are read exactly as in ``bcdp audit`` (a JSON number is the decimal it spells, strings
 such as "1/3" are rationals).  The datasets may be every dataset of (X_1 x ... x X_d)^n or any
-subset of it; with a subset, only pairs of listed datasets are compared (neighbouring pairs whose
-partner is missing impose nothing), which is what :mod:`bcdp.partial.pure` does with ``inputs=``.
+subset of it; with a subset, only pairs of listed datasets are compared (a neighbour that is not
+listed has no kernel row in the file, so it imposes nothing), and the mechanism is built on the
+listed datasets alone (:class:`bcdp.core.spaces.PointSubset`): two datasets of n = 30 records are
+two points, not a domain of 2^30.  The only size cap is on the number of listed datasets
+(:data:`MAX_DATASETS`), since every pair of them is compared.
 
 Reported (partial DP paper, Ghazi-Kumar-Manurangsi-Steinke, arXiv:2209.04053; every value exact, with a witness):
 
@@ -37,12 +40,18 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any, Sequence
 
-from bcdp.audit.kernel import hashable_label, parse_kernel_rows, read_json_document
+from bcdp.audit.kernel import (
+    MAX_JSON_INT_DIGITS,
+    hashable_label,
+    parse_kernel_rows,
+    read_json_document,
+    short_text,
+)
 from bcdp.core.errors import InputFileError, InvalidInputError
-from bcdp.core.numbers import INFINITY
+from bcdp.core.numbers import INFINITY, brief_number
 from bcdp.core.parameters import LogRatioParameter, ratio_at_most
 from bcdp.core.results import Certified, decide_le, jsonable
-from bcdp.core.spaces import Mechanism, check_domain_size
+from bcdp.core.spaces import Mechanism, PointSubset, ProductDomain, product_size
 from bcdp.partial.pure import (
     dataset_domain,
     minimal_nabla_ratios,
@@ -52,19 +61,24 @@ from bcdp.partial.pure import (
 )
 
 _KEYS = {"n", "attributes", "datasets", "outputs", "kernel"}
-#: Largest dataset domain (X_1 x ... x X_d)^n the audit builds (the mechanism is stored on all of it).
+#: Most datasets a file may list (every pair of them is compared; the product (X_1 x ... x X_d)^n
+#: itself is never enumerated unless all of it is listed).
 MAX_DATASETS = 2 ** 16
 #: Interval precision (bits, about 60 digits) of the Prop. 8 bound of :func:`concentrated_report`.
 _BOUND_BITS = 220
 
 
 class PartialAudit:
-    """A parsed partial-DP audit file: the mechanism on the full dataset domain plus the listed
-    datasets (``inputs`` is ``None`` when every dataset of the domain is listed)."""
+    """A parsed partial-DP audit file: the mechanism on the listed datasets.  When every dataset of
+    (X_1 x ... x X_d)^n is listed (``full_domain``) its domain is that product
+    (:class:`~bcdp.core.spaces.ProductDomain`); otherwise it is the listed datasets alone
+    (:class:`~bcdp.core.spaces.PointSubset`, file order), so a few datasets of n = 30 records cost
+    what they are, not 2^30.  Every engine of :mod:`bcdp.partial` then compares the pairs of
+    datasets of that domain (``inputs=None``)."""
 
-    def __init__(self, mechanism: Mechanism, n: int, d: int, inputs: list[tuple] | None,
+    def __init__(self, mechanism: Mechanism, n: int, d: int, full_domain: bool,
                  attributes: list[list[Any]], n_datasets: int) -> None:
-        self.mechanism, self.n, self.d, self.inputs = mechanism, n, d, inputs
+        self.mechanism, self.n, self.d, self.full_domain = mechanism, n, d, full_domain
         self.attributes, self.n_datasets = attributes, n_datasets
 
 
@@ -79,17 +93,24 @@ def parse_partial_audit_document(doc: Any) -> PartialAudit:
     if unknown:
         raise InputFileError(f"unknown keys: {sorted(unknown)}")
     n = doc["n"]
-    if isinstance(n, bool) or not isinstance(n, (int, Decimal)) or Decimal(n) != int(n) or int(n) < 1:
-        raise InputFileError(f"'n' must be a positive integer, got {n!r}")
-    n = int(n)
+    # a Decimal is tested without int(): int(Decimal("1e999999999")) would build a 10^9-digit integer
+    if isinstance(n, Decimal) and n == n.to_integral_value() and n >= 1:
+        if n.adjusted() >= MAX_JSON_INT_DIGITS:
+            raise InputFileError(f"'n' = {short_text(n)} has more than {MAX_JSON_INT_DIGITS} digits")
+        n = int(n)
+    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
+        raise InputFileError(f"'n' must be a positive integer, got {short_text(n)}")
     datasets, outputs, kernel = doc["datasets"], doc["outputs"], doc["kernel"]
     if not isinstance(datasets, list) or not datasets:
         raise InputFileError("'datasets' must be a non-empty list of datasets")
+    if len(datasets) > MAX_DATASETS:
+        raise InputFileError(f"'datasets' lists {len(datasets)} datasets, beyond the cap of {MAX_DATASETS} "
+                             f"(every pair of listed datasets is compared)")
     recs: list[tuple] = []
     d = None
     for k, ds in enumerate(datasets):
         if not isinstance(ds, list) or len(ds) != n or not all(isinstance(r, list) for r in ds):
-            raise InputFileError(f"datasets[{k}] must be a list of n = {n} records (lists)")
+            raise InputFileError(f"datasets[{k}] must be a list of n = {brief_number(n)} records (lists)")
         rec = tuple(tuple(hashable_label(v) for v in r) for r in ds)
         lengths = {len(r) for r in rec}
         if len(lengths) != 1 or 0 in lengths:
@@ -100,9 +121,11 @@ def parse_partial_audit_document(doc: Any) -> PartialAudit:
             raise InputFileError(f"datasets[{k}]: records have {len(rec[0])} attributes, datasets[0] has {d}")
         recs.append(rec)
     assert d is not None
-    if len(set(recs)) != len(recs):
-        dup = next(k for k, r in enumerate(recs) if recs.index(r) != k)
-        raise InputFileError(f"datasets[{dup}] repeats datasets[{recs.index(recs[dup])}]")
+    first: dict[tuple, int] = {}
+    for k, rec in enumerate(recs):
+        if rec in first:
+            raise InputFileError(f"datasets[{k}] repeats datasets[{first[rec]}]")
+        first[rec] = k
     if "attributes" in doc and doc["attributes"] is not None:
         attrs = doc["attributes"]
         if not isinstance(attrs, list) or len(attrs) != d or not all(isinstance(a, list) and a for a in attrs):
@@ -111,21 +134,15 @@ def parse_partial_audit_document(doc: Any) -> PartialAudit:
         for j, a in enumerate(attributes):
             if len(set(a)) != len(a):
                 raise InputFileError(f"attributes[{j}] lists a value twice")
+        sets = [set(a) for a in attributes]
         for k, rec in enumerate(recs):
             for i, r in enumerate(rec):
                 for j, v in enumerate(r):
-                    if v not in attributes[j]:
-                        raise InputFileError(f"datasets[{k}] record {i} attribute {j}: {v!r} is not in "
-                                             f"attributes[{j}]")
-    else:
-        attributes = []
-        for j in range(d):
-            seen: list = []
-            for rec in recs:
-                for r in rec:
-                    if r[j] not in seen:
-                        seen.append(r[j])
-            attributes.append(seen)
+                    if v not in sets[j]:
+                        raise InputFileError(f"datasets[{k}] record {i} attribute {j}: {short_text(repr(v))} "
+                                             f"is not in attributes[{j}]")
+    else:   # the values seen, in order of first appearance (dicts: linear in the file)
+        attributes = [list(dict.fromkeys(r[j] for rec in recs for r in rec)) for j in range(d)]
     if not isinstance(outputs, list) or not outputs:
         raise InputFileError("'outputs' must be a non-empty list")
     outs = [hashable_label(y) for y in outputs]
@@ -133,18 +150,20 @@ def parse_partial_audit_document(doc: Any) -> PartialAudit:
         raise InputFileError("'outputs' lists a value twice")
     rows_exact = [tuple(r) for r in parse_kernel_rows(
         kernel, len(outs), [f"dataset {json.dumps(jsonable(rec))}" for rec in recs], "datasets")]
+    flat = [tuple(v for r in rec for v in r) for rec in recs]
+    full = len(recs) == product_size([len(a) for a in attributes] * n)   # distinct and in the product
     try:
-        check_domain_size([len(a) for a in attributes] * n, "the dataset domain (X_1 x ... x X_d)^n",
-                          MAX_DATASETS)
-        domain = dataset_domain(attributes, n)
+        if full:   # every dataset is listed (so at most MAX_DATASETS): the product, in its own order
+            domain: ProductDomain | PointSubset = dataset_domain(attributes, n)
+            row_of = dict(zip(flat, rows_exact))
+            rows = tuple(row_of[p] for p in domain.points)
+        else:      # only the listed datasets, in the file's order: the product is never enumerated
+            domain = PointSubset(tuple(tuple(a) for a in attributes) * n, tuple(flat))
+            rows = tuple(rows_exact)
+        mech = Mechanism(domain, tuple(outs), rows)
     except InvalidInputError as exc:
         raise InputFileError(str(exc)) from exc
-    flat = {tuple(v for r in rec for v in r): k for k, rec in enumerate(recs)}
-    uniform = tuple(Fraction(1, len(outs)) for _ in outs)   # rows of unlisted datasets: never compared
-    kernel_full = tuple(rows_exact[flat[p]] if p in flat else uniform for p in domain.points)
-    mech = Mechanism(domain, tuple(outs), kernel_full)
-    inputs = None if len(flat) == domain.size else [list(rec) for rec in recs]
-    return PartialAudit(mech, n, d, inputs, attributes, len(recs))
+    return PartialAudit(mech, n, d, full, attributes, len(recs))
 
 
 def load_partial_audit_file(path: str | Path) -> PartialAudit:
@@ -165,9 +184,9 @@ def concentrated_report(audit: PartialAudit, rel_tol: str = "1e-20") -> dict[str
     from bcdp.partial.concentrated import per_attribute_cdp_epsilon, whole_record_zcdp
     from bcdp.partial.dstar import ball_ends
 
-    mech, n, d, inputs = audit.mechanism, audit.n, audit.d, audit.inputs
-    eps0 = per_attribute_cdp_epsilon(mech, n, d, inputs, rel_tol=rel_tol)
-    rho = whole_record_zcdp(mech, n, d, inputs, rel_tol=rel_tol)
+    mech, n, d = audit.mechanism, audit.n, audit.d
+    eps0 = per_attribute_cdp_epsilon(mech, n, d, None, rel_tol=rel_tol)
+    rho = whole_record_zcdp(mech, n, d, None, rel_tol=rel_tol)
 
     def outward(x: Any, direction: int) -> str:
         """30 significant digits, rounded away from the enclosure's interior: widen by 1e-29
@@ -196,7 +215,7 @@ def concentrated_report(audit: PartialAudit, rel_tol: str = "1e-20") -> dict[str
         holds = decide_le(rho, bound)   # None: equal within the enclosures (undecided), reported as null
     return {"per_attribute_epsilon0": enc(eps0), "whole_record_rho": enc(rho),
             "prop8_rho_bound_upper": "inf" if bound_hi == INFINITY else mpmath.nstr(bound_hi, 30),
-            "prop8_holds": holds, "applies": inputs is None,
+            "prop8_holds": holds, "applies": audit.full_domain,
             "certified": f"D* enclosures of relative width <= {rel_tol} (mpmath 50 digits, interval re-check)"}
 
 
@@ -204,11 +223,11 @@ def partial_audit_report(audit: PartialAudit, concentrated: bool = False) -> dic
     """Every partial-DP parameter of the audited mechanism, in the JSON shape of
     ``bcdp partial audit --json`` (``docs/file_format.md``); ``concentrated`` adds
     :func:`concentrated_report` under the key ``"concentrated"``."""
-    mech, n, d, inputs = audit.mechanism, audit.n, audit.d, audit.inputs
-    per_attr = per_attribute_epsilon(mech, n, d, inputs)
-    matrix = per_attribute_matrix(mech, n, d, inputs)
-    whole = whole_record_epsilon(mech, n, d, inputs)
-    profile = minimal_nabla_ratios(mech, n, d, inputs)
+    mech, n, d = audit.mechanism, audit.n, audit.d
+    per_attr = per_attribute_epsilon(mech, n, d)      # every pair of the listed datasets
+    matrix = per_attribute_matrix(mech, n, d)
+    whole = whole_record_epsilon(mech, n, d)
+    profile = minimal_nabla_ratios(mech, n, d)
     eps0 = per_attr.epsilon
     prop8 = LogRatioParameter(INFINITY if eps0.is_infinite else Fraction(eps0.ratio) ** d, None)
     nabla = []
@@ -218,7 +237,7 @@ def partial_audit_report(audit: PartialAudit, concentrated: bool = False) -> dic
                           **_param_json(LogRatioParameter(ratio, w))})
     report = {
         "n": n, "d": d, "attributes": jsonable(audit.attributes), "datasets": audit.n_datasets,
-        "full_domain": inputs is None,
+        "full_domain": audit.full_domain,
         "per_attribute_epsilon": {**_param_json(eps0),
                                   "hamming_scaled_holds": per_attr.record_scaled_holds,
                                   "hamming_scaled_all_pairs_holds": per_attr.all_pairs_scaled_holds,
@@ -227,7 +246,7 @@ def partial_audit_report(audit: PartialAudit, concentrated: bool = False) -> dic
         "whole_record_epsilon": _param_json(whole),
         "prop8_bound": {"exact": str(prop8.exact), "float": "inf" if prop8.is_infinite else prop8.float,
                         "holds": ratio_at_most(whole.ratio, prop8.ratio),
-                        "applies": inputs is None},   # Prop. 8 is a theorem on the full domain only
+                        "applies": audit.full_domain},   # Prop. 8 is a theorem on the full domain only
         "nabla_profile": nabla,
     }
     if concentrated:

@@ -34,6 +34,7 @@ from bcdp.core.errors import (
     ValidityConditionError,
 )
 from bcdp.core.intervals import compare, to_float
+from bcdp.core.numbers import brief_number
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -50,13 +51,13 @@ def validate_demands(delta: Sequence[Any], eps: Any, q: Any) -> tuple[list[sympy
     d_exact = [rational(v, f"delta[{i}]") for i, v in enumerate(delta)]
     for i, v in enumerate(d_exact):
         if v < 0:
-            raise InvalidInputError(f"delta[{i}] = {v} is negative")
+            raise InvalidInputError(f"delta[{i}] = {brief_number(v)} is negative")
     e = rational(eps, "eps")
     if e <= 0:
-        raise InvalidInputError(f"eps = {e} must be positive")
+        raise InvalidInputError(f"eps = {brief_number(e)} must be positive")
     qq = rational(q, "q")
     if not 0 <= qq <= 1:
-        raise InvalidInputError(f"q = {qq} must lie in [0, 1]")
+        raise InvalidInputError(f"q = {brief_number(qq)} must lie in [0, 1]")
     return d_exact, e, qq
 
 
@@ -146,7 +147,7 @@ def allocate_budgets(delta: Sequence[Any], eps: Any, q: Any, zeta: Any) -> Budge
     d_exact, e, qq = validate_demands(delta, eps, q)
     z = rational(zeta, "zeta")
     if not 0 < z <= 1:
-        raise ValidityConditionError(f"zeta = {z} must lie in (0, 1] (Theorem 2, eq. (16))")
+        raise ValidityConditionError(f"zeta = {brief_number(z)} must lie in (0, 1] (Theorem 2, eq. (16))")
     order = sorted_order(d_exact)
     tilde = [sympy.Min(d_exact[i], e) for i in order]
     c_d, cd_branch = theorem2_c_d(tilde, qq, z)

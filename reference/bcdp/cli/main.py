@@ -18,7 +18,9 @@ Exceptions are mapped to exit codes here, once (:func:`bcdp.core.errors.exit_cod
 Under ``--json`` every error is also a JSON object on stdout:
 ``{"error": {"type": "<exception class>", "message": "<message>"}, "exit_code": <code>}``.
 
-A command returns 0 on success and 1 when a check or comparison it decides fails.
+A command returns 0 on success and 1 when a check or comparison it decides fails.  When stdout is a
+pipe closed early by its reader (``bcdp check | head``) the command stops quietly with 141 (128 +
+SIGPIPE, as the shell reports for ``yes | head``), not with an internal error.
 """
 
 from __future__ import annotations
@@ -28,6 +30,8 @@ import json
 import os
 import sys
 import traceback
+from collections.abc import Iterator
+from contextlib import contextmanager
 from types import ModuleType
 
 from bcdp import __version__
@@ -62,6 +66,14 @@ Commands:
 
 #: set by :func:`main` when the command line asks for JSON, so that parse errors are JSON too
 _JSON_REQUESTED = False
+
+#: most digits of an integer a command converts to or from text (:func:`exact_digits`); converting
+#: 10^5 digits takes about half a second
+MAX_EXACT_DIGITS = 100_000
+
+#: exit code when stdout is a pipe whose reader has gone (``bcdp ... | head``): 128 + SIGPIPE, what
+#: the shell reports for a process killed by SIGPIPE; nothing is written to stderr
+EXIT_BROKEN_PIPE = 141
 
 REPORT_HINT = "a bug in bcdp: please report it with the command line (BCDP_TRACEBACK=1 shows the traceback)"
 
@@ -123,17 +135,81 @@ def report_error(args: argparse.Namespace, exc: Exception) -> int:
     return code
 
 
+def _stdout_passes_undecodable_names_through() -> None:
+    """A path argument that is not valid UTF-8 reaches Python as surrogate escapes (PEP 383); echoing
+    it on a strict UTF-8 stdout (``wrote <dir>/...``) raised UnicodeEncodeError, an internal error
+    after the work was done.  stdout writes such names back as the bytes they came from, as Python
+    already does under the C/POSIX locale."""
+    reconfigure = getattr(sys.stdout, "reconfigure", None)
+    if reconfigure is not None:
+        try:
+            reconfigure(errors="surrogateescape")
+        except (ValueError, OSError):  # a stream that cannot be reconfigured: keep it as it is
+            pass
+
+
+def _silence_stdout() -> None:
+    """After a broken pipe: point stdout at /dev/null so that the flush at exit does not fail again
+    (Python documentation, "Note on SIGPIPE")."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no file descriptor (an in-process capture)
+        pass
+
+
+@contextmanager
+def exact_digits(limit: int = MAX_EXACT_DIGITS) -> Iterator[None]:
+    """Let integers of up to ``limit`` digits be converted to and from text while a command runs,
+    then restore Python's limit (4300 by default since 3.11, a guard against quadratic conversion).
+    An exact result of capped inputs can be longer than 4300 digits: a kernel entry 10^-5000
+    (valid, 5002 characters) gives the ratio (1 - 10^-5000)/10^-5000, and printing it raised
+    ValueError (exit 3).  An unlimited setting (0) is kept as it is."""
+    get = getattr(sys, "get_int_max_str_digits", None)
+    if get is None:            # a Python without the limit
+        yield
+        return
+    old = get()
+    sys.set_int_max_str_digits(0 if old == 0 else max(old, limit))
+    try:
+        yield
+    finally:
+        sys.set_int_max_str_digits(old)
+
+
+def _digits_error(exc: Exception) -> bool:
+    """Python's ValueError for an integer beyond the int/str conversion limit."""
+    return isinstance(exc, ValueError) and "integer string conversion" in str(exc)
+
+
+def json_requested(argv: list[str]) -> bool:
+    """Whether the command line asks for ``--json``, as argparse reads it: the option or an
+    abbreviation of it (``--js``; no other option starts with ``--j``), before a ``--`` that ends
+    the options.  (Only ``"--json" in argv`` was tested: ``--js`` gave JSON on success but a parse
+    error printed no JSON object, and ``audit FILE -- --json`` printed one for a file name.)"""
+    head = argv[:argv.index("--")] if "--" in argv else argv
+    return any(len(t.split("=", 1)[0]) >= 3 and "--json".startswith(t.split("=", 1)[0]) for t in head)
+
+
 def main(argv: list[str] | None = None) -> int:
     global _JSON_REQUESTED
-    _JSON_REQUESTED = "--json" in (sys.argv[1:] if argv is None else argv)
+    _JSON_REQUESTED = json_requested(sys.argv[1:] if argv is None else list(argv))
+    _stdout_passes_undecodable_names_through()
     args = build_parser().parse_args(argv)
-    try:
-        return COMMANDS[args.command].run(args)
-    except KeyboardInterrupt:
-        print(f"{command_name(args)}: interrupted", file=sys.stderr)
-        return 130
-    except Exception as exc:  # noqa: BLE001 - mapped to exit codes 2 / 3 in one place
-        return report_error(args, exc)
+    with exact_digits():
+        try:
+            return COMMANDS[args.command].run(args)
+        except KeyboardInterrupt:
+            print(f"{command_name(args)}: interrupted", file=sys.stderr)
+            return 130
+        except BrokenPipeError:   # the reader of stdout went away (bcdp ... | head): not an error of bcdp
+            _silence_stdout()
+            return EXIT_BROKEN_PIPE
+        except Exception as exc:  # noqa: BLE001 - mapped to exit codes 2 / 3 in one place
+            if _digits_error(exc) and not isinstance(exc, BcdpError):
+                exc = InvalidInputError(f"an exact value has more than {MAX_EXACT_DIGITS} digits, beyond what "
+                                        f"bcdp writes out (use inputs with fewer digits)")
+            return report_error(args, exc)
 
 
 if __name__ == "__main__":

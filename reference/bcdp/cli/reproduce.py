@@ -106,23 +106,42 @@ def reproduce_fig3(out: Path, golden: Path | Traversable, trials: int, compare: 
     write_fig3(out, trials=trials, seed=0, workers=2, progress=False)
     if not compare:
         return SKIPPED
+    from bcdp.repro.tables import UNREADABLE, read_golden
+
     gold = golden / "fig3_trials.csv"
     if not gold.is_file():
         return NOT_COMPARED
     fresh = list(csv.reader(io.StringIO((out / "fig3_trials.csv").read_text())))[1:]
-    committed = {(r[0], r[2]): r for r in list(csv.reader(io.StringIO(gold.read_text())))[1:]}
+    text = read_golden(gold)
+    try:
+        rows = [] if text is None else list(csv.reader(io.StringIO(text)))[1:]
+    except csv.Error:          # e.g. a NUL byte
+        text = None
+    if text is None:
+        return UNREADABLE
+    committed = {(r[0], r[2]): r for r in rows if len(r) >= 3}
     bad = 0
     for row in fresh:
         ref = committed.get((row[0], row[2]))
-        if ref is None or any(abs(float(a) - float(b)) > 1e-9 * abs(float(b)) for a, b in zip(row[3:], ref[3:])):
+        if ref is None or len(ref) != len(row) or not all(_close(a, b) for a, b in zip(row[3:], ref[3:])):
             bad += 1
     return "match" if bad == 0 else f"differs ({bad} of {len(fresh)} trials)"
+
+
+def _close(fresh: str, golden: str) -> bool:
+    """A trial's MSE equals the golden one within 1e-9 relative; a golden cell that is not a number,
+    or NaN, never matches (``abs(x - nan) > tol`` is False: NaN used to match anything)."""
+    try:
+        x, y = float(fresh), float(golden)
+    except ValueError:
+        return False
+    return x == y or abs(x - y) <= 1e-9 * abs(y)
 
 
 def reproduce_shuffle(out: Path, golden: Path | Traversable, compare: bool = True) -> dict[str, str]:
     """Thesis Ch. 5 figures (about a minute); CSVs compared with the golden copies (rtol 1e-9)."""
     from bcdp.repro.shuffle_figures import write_shuffle_figures
-    from bcdp.repro.tables import texts_match
+    from bcdp.repro.tables import UNREADABLE, read_golden, texts_match
 
     result = {}
     for path in write_shuffle_figures(out):
@@ -134,5 +153,7 @@ def reproduce_shuffle(out: Path, golden: Path | Traversable, compare: bool = Tru
         elif not gold.is_file():
             result[path.name] = NOT_COMPARED
         else:
-            result[path.name] = "match" if texts_match(gold.read_text(), path.read_text(), 1e-9) else "differs"
+            text = read_golden(gold)
+            result[path.name] = (UNREADABLE if text is None
+                                 else "match" if texts_match(text, path.read_text(), 1e-9) else "differs")
     return result

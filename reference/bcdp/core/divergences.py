@@ -37,7 +37,7 @@ from numbers import Integral
 from typing import TYPE_CHECKING, Any, Hashable, Sequence
 
 from bcdp.core.errors import FloatRefusedError, InvalidInputError
-from bcdp.core.numbers import GUARD_DPS, INFINITY, MAX_DPS, check_precision, to_fraction
+from bcdp.core.numbers import GUARD_DPS, INFINITY, MAX_DPS, brief_number, check_precision, to_fraction
 from bcdp.core.parameters import LogRatioParameter
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -66,10 +66,10 @@ def exact_row(values: Sequence[Any], name: str) -> Row:
         raise InvalidInputError(f"{name} is empty")
     for k, v in enumerate(row):
         if v < 0:
-            raise InvalidInputError(f"{name}[{k}] = {v} is negative")
+            raise InvalidInputError(f"{name}[{k}] = {brief_number(v)} is negative")
     total = sum(row, Fraction(0))
     if total != 1:
-        raise InvalidInputError(f"{name} sums to {total}, not 1 (not a probability distribution)")
+        raise InvalidInputError(f"{name} sums to {brief_number(total)}, not 1 (not a probability distribution)")
     return row
 
 

@@ -165,8 +165,33 @@ def to_probability(value: Any, name: str = "probability") -> Fraction:
     """Exact probability in [0, 1]."""
     p = to_fraction(value, name)
     if p < 0 or p > 1:
-        raise InvalidInputError(f"{name}: {p} is not a probability in [0, 1]")
+        raise InvalidInputError(f"{name}: {brief_number(p)} is not a probability in [0, 1]")
     return p
+
+
+#: Largest number of digits of a numerator or denominator that :func:`brief_number` writes out exactly.
+BRIEF_DIGITS = 40
+
+
+def brief_number(value: int | Fraction | sympy.Rational) -> str:
+    """An exact rational for an error message, never a crash: the exact ``p/q`` when numerator and
+    denominator have at most :data:`BRIEF_DIGITS` digits, otherwise ``about 1.23457e+4999`` (6
+    significant digits, from the leading bits).  ``str`` of a rational whose numerator has more than
+    4300 digits raises ValueError (Python's int-to-str limit), which turned a bad input (a kernel
+    row of 5000-digit integers that does not sum to 1) into an internal error."""
+    q = Fraction(value)
+    num, den = abs(q.numerator), q.denominator
+    limit = int(BRIEF_DIGITS * 3.3219280948873626)       # bits of a BRIEF_DIGITS-digit number
+    if num.bit_length() <= limit and den.bit_length() <= limit:
+        return str(q)
+
+    def log10(i: int) -> float:                        # log10 of a positive int from its top 64 bits
+        shift = max(0, i.bit_length() - 64)
+        return math.log10(i >> shift) + shift * math.log10(2)
+
+    exponent10 = log10(num) - log10(den)
+    e = math.floor(exponent10)
+    return f"about {'-' if q < 0 else ''}{10 ** (exponent10 - e):.6g}e{e:+d}"
 
 
 def log_of_ratio(ratio: Fraction | float) -> sympy.Expr:

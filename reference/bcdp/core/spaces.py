@@ -1,6 +1,7 @@
 """Finite product domains, priors and mechanisms (BCDP paper, Section 2), in exact arithmetic.
 
-* :class:`ProductDomain` is X = X_1 x ... x X_d with its points enumerated in lexicographic order.
+* :class:`ProductDomain` is X = X_1 x ... x X_d with its points enumerated in lexicographic order;
+  :class:`PointSubset` is some listed points of such a product (the product is not enumerated).
 * :class:`Prior` is a pmf pi on X (Fractions summing to exactly one).
 * :class:`Mechanism` is a Markov kernel mu from X to a finite output set Y: ``kernel[k][m]`` is
   mu_{x_k}({y_m}), one row per point of the domain, each row a pmf.
@@ -17,7 +18,7 @@ from fractions import Fraction
 from typing import Any, Callable, Hashable, Iterable, Mapping, Sequence
 
 from bcdp.core.errors import InvalidInputError
-from bcdp.core.numbers import to_fraction
+from bcdp.core.numbers import brief_number, to_fraction
 
 Point = tuple
 
@@ -118,12 +119,74 @@ class ProductDomain:
         return len(self.points)
 
 
+@dataclass(frozen=True)
+class PointSubset:
+    """Some points of a product X_1 x ... x X_d, in the order given, without enumerating the product.
+
+    It offers the attributes of :class:`ProductDomain` that the exact engines read
+    (``coordinate_values``, ``points``, ``index``, ``d``, ``shape``, ``size``), so a
+    :class:`Mechanism` can be given on the listed points only: e.g. the datasets listed in a
+    ``bcdp partial audit`` file, which may be a few datasets of a product of 2^30 (only pairs of
+    listed points are ever compared, so nothing else is needed).  ``size`` is the number of listed
+    points; :attr:`product_size` is the size of the whole product (computed, not enumerated).
+    """
+
+    coordinate_values: tuple[tuple[Hashable, ...], ...]
+    points: tuple[Point, ...]
+    index: dict = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        values = tuple(tuple(v) for v in self.coordinate_values)
+        if not values:
+            raise InvalidInputError("a domain needs at least one coordinate")
+        sets = []
+        for j, vals in enumerate(values):
+            if not vals:
+                raise InvalidInputError(f"coordinate {j} has no values")
+            if len(set(vals)) != len(vals):
+                raise InvalidInputError(f"coordinate {j} lists a value twice: {vals}")
+            sets.append(set(vals))
+        pts = tuple(tuple(p) for p in self.points)
+        if not pts:
+            raise InvalidInputError("no points listed")
+        index: dict = {}
+        for k, p in enumerate(pts):
+            if len(p) != len(values):
+                raise InvalidInputError(f"point {k} has {len(p)} coordinates, the product has {len(values)}")
+            bad = next((j for j, v in enumerate(p) if v not in sets[j]), None)
+            if bad is not None:
+                raise InvalidInputError(f"point {k}: coordinate {bad} value {p[bad]!r} is not in its set")
+            if p in index:
+                raise InvalidInputError(f"point {k} repeats point {index[p]}")
+            index[p] = k
+        object.__setattr__(self, "coordinate_values", values)
+        object.__setattr__(self, "points", pts)
+        object.__setattr__(self, "index", index)
+
+    @property
+    def d(self) -> int:
+        return len(self.coordinate_values)
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return tuple(len(v) for v in self.coordinate_values)
+
+    @property
+    def size(self) -> int:
+        return len(self.points)
+
+    @property
+    def product_size(self) -> int:
+        """Points of the whole product X_1 x ... x X_d (a number, nothing enumerated)."""
+        return product_size(self.shape)
+
+
 def _exact_row(row: Sequence[Any], what: str) -> tuple[Fraction, ...]:
     out = []
     for m, entry in enumerate(row):
         p = to_fraction(entry, f"{what}, entry {m}")
         if p < 0:
-            raise InvalidInputError(f"{what}, entry {m} is negative ({p})")
+            raise InvalidInputError(f"{what}, entry {m} is negative ({brief_number(p)})")
         out.append(p)
     return tuple(out)
 
@@ -143,7 +206,7 @@ class Prior:
             )
         total = sum(pmf, Fraction(0))
         if total != 1:
-            raise InvalidInputError(f"prior sums to {total}, not 1")
+            raise InvalidInputError(f"prior sums to {brief_number(total)}, not 1")
         object.__setattr__(self, "pmf", pmf)
 
     # -- constructors -------------------------------------------------------------------------
@@ -171,7 +234,7 @@ class Prior:
             if any(p < 0 for p in m.values()):
                 raise InvalidInputError(f"marginal {j} has a negative entry")
             if sum(m.values(), Fraction(0)) != 1:
-                raise InvalidInputError(f"marginal {j} sums to {sum(m.values())}, not 1")
+                raise InvalidInputError(f"marginal {j} sums to {brief_number(sum(m.values()))}, not 1")
             exact.append(m)
         domain = ProductDomain(tuple(tuple(m) for m in exact))
         pmf = []
@@ -229,9 +292,10 @@ class Prior:
 
 @dataclass(frozen=True)
 class Mechanism:
-    """Markov kernel from a finite product domain to a finite output set, in exact arithmetic."""
+    """Markov kernel from a finite product domain (or listed points of one, :class:`PointSubset`)
+    to a finite output set, in exact arithmetic."""
 
-    domain: ProductDomain
+    domain: ProductDomain | PointSubset
     outputs: tuple[Hashable, ...]
     kernel: tuple[tuple[Fraction, ...], ...]
 
@@ -256,7 +320,7 @@ class Mechanism:
             exact = _exact_row(row, f"kernel row {k} (input {point})")
             total = sum(exact, Fraction(0))
             if total != 1:
-                raise InvalidInputError(f"kernel row {k} (input {point}) sums to {total}, not 1")
+                raise InvalidInputError(f"kernel row {k} (input {point}) sums to {brief_number(total)}, not 1")
             rows.append(exact)
         object.__setattr__(self, "outputs", outputs)
         object.__setattr__(self, "kernel", tuple(rows))
@@ -339,7 +403,7 @@ def post_process_kernel(mechanism: Mechanism, z_outputs: Sequence[Hashable],
                                     f"expected {len(z_outputs)}")
         exact = _exact_row(row, f"post-processing kernel row {m}")
         if sum(exact, Fraction(0)) != 1:
-            raise InvalidInputError(f"post-processing kernel row {m} sums to {sum(exact)}, not 1")
+            raise InvalidInputError(f"post-processing kernel row {m} sums to {brief_number(sum(exact))}, not 1")
         second.append(exact)
     rows = []
     for row in mechanism.kernel:

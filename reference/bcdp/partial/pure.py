@@ -6,8 +6,10 @@ encoded as a point of the product of n*d coordinates, **record-major**: flat coo
 :class:`bcdp.core.spaces.Mechanism` on that :class:`~bcdp.core.spaces.ProductDomain` (exact Fraction rows),
 whose coordinate sets must repeat with period d (every record draws from X_1 x ... x X_d).
 
-The input set is every dataset of the product, or a user-given list ``inputs`` (rows of other
-datasets are then ignored).  Neighbouring relations (paper Sec. 2):
+The input set is every dataset of the mechanism's domain (the full product, or only the listed
+datasets when the domain is a :class:`~bcdp.core.spaces.PointSubset`, as ``bcdp partial audit``
+builds it for a subset), or a user-given list ``inputs`` (rows of other datasets are then
+ignored).  Neighbouring relations (paper Sec. 2):
 
 * per-attribute (eps0-nabla0-DP, Def. 5 with Lemma 7): datasets differing in exactly one attribute
   of one record;
@@ -81,7 +83,7 @@ def _validate(mech: Mechanism, n: int, d: int) -> None:
 
 
 def input_indices(mech: Mechanism, n: int, d: int, inputs: Sequence | None) -> list[int]:
-    """Domain indices of the inputs to compare: every dataset (``inputs=None``) or the listed ones
+    """Domain indices of the inputs to compare: every dataset of the domain (``inputs=None``) or the listed ones
     (datasets as n records of d values or flat points; each must be in the domain, listed once).
     Validates the record-major encoding first (records share X_1 x ... x X_d)."""
     _validate(mech, n, d)
@@ -215,8 +217,9 @@ def per_attribute_epsilon(mech: Mechanism, n: int, d: int, inputs: Sequence | No
     implies it**: any x, x' are joined by a path of Hamming(x, x') single-attribute changes staying
     in the domain, and D_inf obeys the triangle inequality (ratios multiply along the path; an
     infinite eps0 makes the bound vacuous), which is Lemma 7 and group privacy.  So both flags are
-    True there (tested).  **On a user-given input list it need not**: the intermediate datasets of
-    the path may be missing, and the flags can be False (the violation is returned).
+    True there (tested).  **On a user-given input list (or a PointSubset domain) it need not**: the
+    intermediate datasets of the path may be missing, and the flags can be False (the violation is
+    returned).
     """
     idx = input_indices(mech, n, d, inputs)
     mat = per_attribute_matrix(mech, n, d, inputs)

@@ -104,11 +104,30 @@ def _run_q(args: tuple) -> tuple[int, list[dict[str, float]]]:
     return q_index, [run_trial(budgets, q_index, t, seed, n) for t in trials]
 
 
+def _count(value: object, name: str, minimum: int) -> int:
+    """An int (not a bool) >= ``minimum``, else :class:`InvalidInputError` naming the argument."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise InvalidInputError(f"{name} must be an integer, got {value!r}")
+    if value < minimum:
+        raise InvalidInputError(f"{name} must be >= {minimum}, got {value}")
+    return value
+
+
+def check_fig3_arguments(trials: int, seed: int, workers: int, n: int = N_USERS) -> None:
+    """Refuse (:class:`InvalidInputError`) what :func:`run_fig3` cannot run: trials, workers and n
+    below 1 (``workers=0`` used to run silently in one process), a negative seed (numpy's
+    ``default_rng([seed, i, t])`` refuses it with a bare ValueError), non-integers and bools."""
+    _count(trials, "trials", 1)
+    _count(seed, "seed", 0)
+    _count(workers, "workers", 1)
+    _count(n, "n", 1)
+
+
 def run_fig3(trials: int = 1000, seed: int = 0, n: int = N_USERS, workers: int = 2,
              progress: bool = True, q_grid: Sequence[Fraction] = tuple(Q_GRID)) -> dict:
-    """All trials for every q: {"budgets": [...], "mse": {q_index: [per-trial dicts]}}."""
-    if trials < 1:
-        raise InvalidInputError("trials must be >= 1")
+    """All trials for every q: {"budgets": [...], "mse": {q_index: [per-trial dicts]}}; the
+    arguments are checked first (:func:`check_fig3_arguments`)."""
+    check_fig3_arguments(trials, seed, workers, n)
     budgets = [budgets_for(q) for q in q_grid]
     chunk = max(1, min(50, trials // 4 or 1))
     tasks = [(budgets[i], i, list(range(s, min(trials, s + chunk))), seed, n)
@@ -179,10 +198,12 @@ def summary_rows(trials: list[list[str]], budgets: Sequence[Fig3Budgets], n: int
 
 def write_fig3(out_dir, trials: int = 1000, seed: int = 0, workers: int = 2, progress: bool = True,
                n: int = N_USERS) -> list:
-    """Run the experiment and write fig3.csv, fig3.md, fig3_trials.csv and fig3.png."""
+    """Run the experiment and write fig3.csv, fig3.md, fig3_trials.csv and fig3.png (the arguments
+    are checked before the directory is created: :func:`check_fig3_arguments`)."""
     import csv
     from pathlib import Path
 
+    check_fig3_arguments(trials, seed, workers, n)
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     result = run_fig3(trials=trials, seed=seed, n=n, workers=workers, progress=progress)

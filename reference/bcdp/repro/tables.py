@@ -321,8 +321,23 @@ def golden_dir() -> Traversable:
             f"`pip install .` or `pip install -e .` from the repository") from exc
 
 
+#: status of a golden copy that is not UTF-8 text (or cannot be read): it does not match
+UNREADABLE = "differs (the golden copy is not readable UTF-8 text)"
+
+
+def read_golden(path: Path | Traversable) -> str | None:
+    """The text of a golden copy, or ``None`` when it is not readable UTF-8 text (a golden directory
+    given with ``--golden`` may hold anything: such a copy is reported as differing, exit 1, where
+    the decoding error was an internal error, exit 3)."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
 def compare_with_golden(names: list[str] | None, golden_dir: Path | Traversable) -> dict[str, str]:
-    """Regenerate and compare with files in ``golden_dir``: name -> 'match' | 'differs' | 'missing'."""
+    """Regenerate and compare with files in ``golden_dir``: name -> 'match' | 'differs' | 'missing'
+    (or :data:`UNREADABLE`)."""
     status = {}
     for name in names or list(REGISTRY):
         table = REGISTRY[name]()
@@ -330,6 +345,10 @@ def compare_with_golden(names: list[str] | None, golden_dir: Path | Traversable)
             path = golden_dir / fname
             if not path.is_file():
                 status[fname] = "missing"
+                continue
+            golden = read_golden(path)
+            if golden is None:
+                status[fname] = UNREADABLE
             else:
-                status[fname] = "match" if texts_match(path.read_text(), text, table.numeric_rtol) else "differs"
+                status[fname] = "match" if texts_match(golden, text, table.numeric_rtol) else "differs"
     return status

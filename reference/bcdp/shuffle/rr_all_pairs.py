@@ -302,6 +302,15 @@ def rr_all_pairs_rdp(n: int, eps0: float, alpha: float, *, chunk_elems: int = 40
         z = np.zeros(n)
         info["seconds"] = 0.0
         return (z, z.copy(), info) if return_info else (z, z.copy())
+    # the float64 parameters degenerate at both ends: p = q (e^eps0 rounds to 1) made every excess 0
+    # and log 0 = -inf the window width (NaN); q = 1 (eps0 above about 36.7) broke the recurrence the
+    # same way, and e^eps0 overflows at 709.8.  Refused, pointing to what handles them.
+    if 1.0 / (1.0 + math.exp(-e0)) == 1.0 or math.exp(e0) == 1.0:
+        side = "e^eps0 rounds to 1 (eps0 below about 1.1e-16)" if e0 < 1 else \
+            "1/(1 + e^-eps0) rounds to 1 (eps0 above about 36.7)"
+        raise InvalidInputError(f"eps0 = {e0!r}: {side} in float64, beyond what the float64 search over all "
+                                f"pairs resolves; the certified enclosure (rr_worst_pair_rdp_ball, "
+                                f"`bcdp rdp to-dp --exact`) or a bound handles it")
     E = math.exp(e0)
     p = 1.0 / (1.0 + E)
     q = 1.0 / (1.0 + 1.0 / E)
