@@ -26,6 +26,7 @@ import mpmath
 from bcdp.core.errors import (
     CertificationError,
     InvalidInputError,
+    UndecidedComparison,
     ValidityConditionError,
 )
 from bcdp.shuffle.inputs import check_alpha, check_count, check_eps0
@@ -42,15 +43,11 @@ REL = 1e-30
 UPPER_BOUNDS = {"thm531_upper": "real (5.6)", "cor531_upper": "integer", "thm532_upper": "real", "efm19_upper": "real"}
 
 
-class _Undecided(Exception):
-    """A floor or a comparison could not be decided at the current precision."""
-
-
 def _nbar(n: int, E: Any) -> int:
-    """nbar = floor((n-1)/(2E)) + 1 from the ball E (raises _Undecided if the ball straddles an integer)."""
+    """nbar = floor((n-1)/(2E)) + 1 from the ball E (UndecidedComparison if the ball straddles an integer)."""
     fl = ((n - 1) / (2 * E)).floor().unique_fmpz()
     if fl is None:
-        raise _Undecided
+        raise UndecidedComparison("undecided at this precision")   # retried with more bits
     return int(fl) + 1
 
 
@@ -87,7 +84,7 @@ def _cor531(n: int, e0: Any, a: int) -> Any:
     if gap >= 0:
         raise ValidityConditionError(f"Cor 5.3.1 needs alpha^4 e^(5 eps0) < n/9; alpha={a}, n={n} violate it")
     if not gap < 0:
-        raise _Undecided
+        raise UndecidedComparison("undecided at this precision")   # retried with more bits
     return _log1p_over(flint.arb(2 * a * (a - 1)) * e0.expm1() ** 2 / n, flint.arb(a))
 
 
@@ -110,7 +107,7 @@ def _thm531_real(n: int, e0: Any, a: Any) -> Any:
     [w (lo-1) eps(lo) + (1-w)(hi-1) eps(hi)]/(a-1), the lo = 1 term being 0; integer a: (5.4)."""
     fl = a.floor().unique_fmpz()
     if fl is None:
-        raise _Undecided
+        raise UndecidedComparison("undecided at this precision")   # retried with more bits
     lo = int(fl)
     if a.is_exact() and a == lo:
         return _thm531(n, e0, lo)
@@ -159,7 +156,7 @@ def upper_bound_ball(name: str, n: int, eps0: Any, alpha: Any) -> Any:
             A = int(a) if integer else (flint.arb(int(a)) if a == int(a) else enclose(alpha, "alpha"))
             try:
                 out = _EVAL[name](n, e0, A)
-            except _Undecided:
+            except UndecidedComparison:
                 out = None
         if out is not None and out.is_finite() and (out.rad() <= abs(out.mid()) * REL or out.rad() == 0):
             return out
