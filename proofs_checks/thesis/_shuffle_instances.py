@@ -1,20 +1,27 @@
-"""Exact RDP values of shuffled eps0-LDP mechanisms, shared by the thesis Ch. 5 upper-bound checks.
+"""RDP values of shuffled eps0-LDP mechanisms, shared by the thesis Ch. 5 upper-bound checks.
 
-Not a check.  Every value comes from ``bcdp.shuffle.exact`` (written independently of the bounds):
+Not a check.  Every value comes from ``bcdp.shuffle.exact`` (written independently of the bounds).
+Two kinds, kept apart:
 
-* ``kary_instances()``: seeded random K-ary eps0-LDP kernels (K in {2, 3}, B in {2, 3, 4} outputs,
-  ``random_ldp_kernel``) and K-ary randomized response (``kary_rr_kernel``, K = 3, 4), random
-  datasets of n = 2..7 records with the last record replaced (replacement neighbours);
-  exact laws in Fractions, D_alpha in both directions at 60 digits; orders 2, 3, 4, 6 and the
-  real orders 3/2, 5/2, 10/3.  Plus, for 3-RR at n = 5, 8 (every neighbouring pair up to
-  symmetry), the worst pair, and at n = 25, 60 the pair (2^{n-1} 0, 2^{n-1} 1) (other users on a
-  third value), which exceeds every 2RR pair there.
-* ``rr_instances()``: shuffled 2RR, the sup over *all* neighbouring pairs and both directions
-  (``rr_worst_pair_rdp``, float64, complete search) for n <= 1000, and both directions of the
-  extreme pair 0^n vs 0^{n-1}1 (``rr_pair_rdp``, float64 log-space, tested against the mpmath
-  oracle in tests/test_shuffle_exact.py) for n = 10^4, 10^5, 10^6 (observed to be the worst pair).
+* ``kary_instances()`` -- **exact** (rel_err 0): seeded random K-ary eps0-LDP kernels (K in {2, 3},
+  B in {2, 3, 4} outputs, ``random_ldp_kernel``) and K-ary randomized response
+  (``kary_rr_kernel``, K = 3, 4), random datasets of n = 2..7 records with the last record replaced
+  (replacement neighbours); exact laws in Fractions, D_alpha in both directions at 60 digits;
+  orders 2, 3, 4, 6 and the real orders 3/2, 5/2, 10/3.  Plus, for 3-RR at n = 5, 8 (every
+  neighbouring pair up to symmetry), the worst pair, and at n = 25, 60 the pair
+  (2^{n-1} 0, 2^{n-1} 1) (other users on a third value), which exceeds every 2RR pair there.
+* ``rr_instances()`` -- shuffled 2RR, **float64** values with a measured relative error
+  ("rel_err"): the sup over *all* neighbouring pairs and both directions (``rr_worst_pair_rdp``,
+  the complete float64 search) for n <= 1000, error <= :data:`RR_WORST_REL_ERR`; and both
+  directions of the extreme pair 0^n vs 0^{n-1}1 (``rr_pair_rdp``, float64 log space; observed to
+  be the worst pair) for n = 10^4, 10^5, 10^6, error <= :data:`RR_PAIR_REL_ERR`.  The errors were
+  measured on exactly these instances against the arb enclosure of every pair and the mpmath
+  oracle of the pair (benchmarks/measure_rr_float_range.py, part "instances");
+  tests/claims/test_shuffle_instances.py re-measures them.  A check that compares such a value
+  with a bound uses the whole interval value (1 +- rel_err): an upper bound is violated only if it
+  is below value (1 + rel_err), a twin is refuted only if it is below value (1 - rel_err).
 
-E = e^eps0 is rational (eps0 = log E) because the exact laws are Fractions.
+E = e^eps0 is rational (eps0 = log E) for the K-ary instances because the exact laws are Fractions.
 """
 
 from __future__ import annotations
@@ -28,6 +35,14 @@ import mpmath
 import numpy as np
 
 from ._shuffle_common import exact_api
+
+#: Bound on the relative error of the float64 sup over all pairs (rr_worst_pair_rdp) on the n <= 1000
+#: instances: measured <= 2.7e-14 against the arb enclosure of every pair (all 180 of them;
+#: benchmarks/measure_rr_float_range.py, part "instances"; inside the float search's measured range).
+RR_WORST_REL_ERR = 1e-12
+#: Bound on the relative error of the float64 extreme-pair value (rr_pair_rdp, max of both directions)
+#: on the n = 1e4 .. 1e6 instances: measured <= 5.3e-15 against rr_pair_rdp_mp at 30 digits (all 90).
+RR_PAIR_REL_ERR = 1e-12
 
 SEED = 5301
 E_VALUES = (Fraction(3, 2), Fraction(2), Fraction(3), Fraction(5))
@@ -123,33 +138,37 @@ RR_ALPHAS = (2, 4, 8, 16, 32, 64)
 
 @functools.lru_cache(maxsize=1)
 def rr_instances() -> tuple[dict, ...]:
-    """2RR: {'eps0': str, 'n': int, 'alpha': int, 'exact': mpf, 'how': str}."""
+    """2RR: {'eps0': str, 'n': int, 'alpha': int, 'value': mpf (a float64), 'rel_err': float,
+    'how': str}: the true RDP is within value (1 +- rel_err)."""
     se = exact_api()
     out = []
     for e in RR_EPS:
         for n in RR_N_SMALL:
             for a in RR_ALPHAS:
                 v, pair = se.rr_worst_pair_rdp(n, float(e), float(a))
-                out.append({"eps0": e, "n": n, "alpha": a, "exact": mpmath.mpf(v), "how": f"worst pair {pair} (float64)"})
+                out.append({"eps0": e, "n": n, "alpha": a, "value": mpmath.mpf(v), "rel_err": RR_WORST_REL_ERR,
+                            "how": f"worst pair {pair} (float64, rel. error <= {RR_WORST_REL_ERR:g})"})
         for n in RR_N_LARGE:
             dd = se.rr_pair_rdp(n, float(e), np.array(RR_ALPHAS, dtype=float), "DDprime")
             dpd = se.rr_pair_rdp(n, float(e), np.array(RR_ALPHAS, dtype=float), "DprimeD")
             for a, x, y in zip(RR_ALPHAS, dd, dpd):
-                out.append({"eps0": e, "n": n, "alpha": a, "exact": mpmath.mpf(max(x, y)),
-                            "how": "extreme pair, both directions (float64 log-space)"})
+                out.append({"eps0": e, "n": n, "alpha": a, "value": mpmath.mpf(max(x, y)), "rel_err": RR_PAIR_REL_ERR,
+                            "how": f"extreme pair, both directions (float64 log-space, rel. error <= "
+                                   f"{RR_PAIR_REL_ERR:g})"})
     return tuple(out)
 
 
-def exact_rows() -> list[tuple]:
-    """Every exact value as (label, eps0, n, alpha, exact RDP), alpha as an mpf: the K-ary
-    instances (all their orders) followed by the 2RR instances; shared by the upper-bound checks."""
+def instance_rows() -> list[tuple]:
+    """Every instance as (label, eps0, n, alpha, value, rel_err), alpha as an mpf: the exact K-ary
+    instances (all their orders, rel_err 0) followed by the float64 2RR instances (the true value is
+    within value (1 +- rel_err)); shared by the upper-bound checks."""
     rows = []
     for inst in kary_instances():
         e = eps0_of(inst["E"])
         for a, v in inst["exact"].items():
             am = mpmath.mpf(a) if isinstance(a, int) else mpmath.mpf(a.numerator) / a.denominator
-            rows.append((f"{inst['family']} E={inst['E']} n={inst['n']}", e, inst["n"], am, v))
+            rows.append((f"{inst['family']} E={inst['E']} n={inst['n']}", e, inst["n"], am, v, 0.0))
     for inst in rr_instances():
         rows.append((f"2RR eps0={inst['eps0']} n={inst['n']}", mpmath.mpf(inst["eps0"]), inst["n"],
-                     mpmath.mpf(inst["alpha"]), inst["exact"]))
+                     mpmath.mpf(inst["alpha"]), inst["value"], inst["rel_err"]))
     return rows

@@ -2,9 +2,18 @@
 
 Curve sources (``--exact`` or ``--bound NAME``):
 * ``exact`` - the exact RDP of shuffled binary randomized response: the supremum over all
-  neighbouring pairs and both directions (bcdp.shuffle.exact.rr_worst_pair_rdp), with the
-  attaining pair (j = number of ones among the other n - 1 users, direction);
-* a bound of bcdp.shuffle.bounds, by its short name (aliases below) or registry name.
+  neighbouring pairs and both directions, with the attaining pair (j = number of ones among the
+  other n - 1 users, direction).  Certified when the arb enclosure of every pair
+  (bcdp.shuffle.rr_all_pairs.rr_worst_pair_rdp_ball) fits the cost budget
+  :data:`CERTIFIED_COST_LIMIT` (n up to about 2400 for one order): "epsilon" is the upper end of the
+  ball rounded up, "enclosure" the outward-rounded ball.  Beyond the budget the float64 search
+  (rr_worst_pair_rdp) is used only inside the range where it was measured against the arb and
+  mpmath paths (rr_all_pairs.FLOAT_SEARCH_RANGE), labelled as a float with its measured relative
+  error; outside that range the command refuses (exit 2) and points to --bound and --allow-slow;
+* a bound of bcdp.shuffle.bounds, by its short name (aliases below) or registry name.  The upper
+  bounds (5.4), (5.5), (5.7), (5.8) are arb enclosures of the printed formulas
+  (bcdp.shuffle.bound_balls): "epsilon" is the upper end rounded up; the lower bounds (5.9),
+  (5.10) are their 60-digit mpmath values rounded to nearest (not certified).
 Integer-only bounds are extended to real alpha by the convexity interpolation (5.6) where the
 thesis allows it (Thm 5.3.1); lower bounds at non-integer alpha are reported as null.
 
@@ -13,6 +22,7 @@ to (eps, delta) with a certified conversion of :mod:`bcdp.accounting.conversion`
 curve the RDP values are certified arb enclosures of the sup over every neighbouring pair
 (bcdp.shuffle.rr_all_pairs.rr_worst_pair_rdp_ball), not the float64 search, whose error is unproven
 (-4e-9 relative at eps0 = 1e-7, +40% at eps0 = 1e-15); their cost is guarded in total over the orders.
+On a bound the RDP values are the arb enclosures of bcdp.shuffle.bound_balls.
 """
 
 from __future__ import annotations
@@ -57,45 +67,119 @@ def resolve_bound(name: str) -> str:
     return key
 
 
-def bound_value(key: str, n: int, eps0: str, alpha: float) -> float | None:
-    """One bound at one order, as a float (None where the bound is not defined at this alpha)."""
+def bound_point(key: str, n: int, eps0: str, alpha: float) -> dict[str, Any]:
+    """One bound at one order: {"epsilon": float or None (not defined at this alpha)} and, for the
+    upper bounds, "enclosure": [lo, hi] (outward floats of the arb ball of
+    bcdp.shuffle.bound_balls) with "epsilon" = hi; eps0 = inf gives "inf"."""
     from bcdp.shuffle import bounds as sb
+    from bcdp.shuffle.bound_balls import UPPER_BOUNDS
 
     integer = float(alpha).is_integer()
-    a = int(alpha) if integer else alpha
-    if key == "thm531_upper":
-        return float(sb.thm531_upper(n, eps0, a) if integer else sb.thm531_upper_real(n, eps0, str(alpha)))
-    if key == "cor531_upper":
-        return float(sb.cor531_upper(n, eps0, a)) if integer else None
-    if key == "thm532_upper":
-        return float(sb.thm532_upper(n, eps0, str(alpha)))
-    if key == "efm19_upper":
-        return float(sb.efm19_upper(n, eps0, str(alpha)))
+    a = int(alpha) if integer else repr(float(alpha))     # the decimal the user typed (parse_alphas)
+    if key in UPPER_BOUNDS:
+        if UPPER_BOUNDS[key] == "integer" and not integer:
+            return {"epsilon": None, "enclosure": None}
+        ball = bound_ball(key, n, eps0, a)
+        if ball is None:
+            return {"epsilon": "inf", "enclosure": ["inf", "inf"]}
+        lo, hi = _outward(ball)
+        return {"epsilon": _num(hi), "enclosure": [_num(lo), _num(hi)]}
     if key == "thm533_lower":
-        return float(sb.thm533_lower(n, eps0, a)) if integer else None
+        return {"epsilon": _num(sb.thm533_lower(n, eps0, a)) if integer else None}
     if key == "cor532_lower":
-        return float(sb.cor532_lower(n, eps0, a)) if integer else None
+        return {"epsilon": _num(sb.cor532_lower(n, eps0, a)) if integer else None}
     raise AssertionError(f"bound {key!r} has no evaluator")  # unreachable: resolve_bound checked it
 
 
-def shuffle_curve(n: int, eps0: str, alphas: list[float], bound: str | None) -> dict[str, Any]:
+def bound_ball(key: str, n: int, eps0: str, alpha: int | str) -> Any:
+    """The arb ball of an upper bound (bcdp.shuffle.bound_balls.upper_bound_ball); None at eps0 = inf."""
+    from bcdp.shuffle.bound_balls import upper_bound_ball
+
+    return upper_bound_ball(key, n, eps0, alpha)
+
+
+def _outward(ball: Any) -> tuple[float, float]:
+    from bcdp.core.intervals import outward_floats
+
+    return outward_floats(ball)
+
+
+def exact_plan(n: int, eps0: str, alphas: list[float], allow_slow: bool) -> str:
+    """How `rdp shuffle --exact` computes the curve: "certified" (arb enclosure of every pair, within
+    :data:`CERTIFIED_COST_LIMIT` or with --allow-slow), "float" (the float64 search, inside its
+    measured range), or an InvalidInputError naming the valid ranges and the ways out."""
+    from bcdp.shuffle.rr_all_pairs import (
+        FLOAT_SEARCH_RANGE,
+        certified_cost,
+        float_search_trusted,
+    )
+
+    cost = certified_cost(n, len(alphas))
+    if cost <= CERTIFIED_COST_LIMIT:
+        return "certified"
+    bad = [a for a in alphas if not float_search_trusted(n, eps0, a)]
+    if not bad:
+        if n > EXACT_N_LIMIT and not allow_slow:
+            raise InvalidInputError(f"the exact supremum over all neighbouring pairs searches every configuration of "
+                                    f"the other n - 1 users (about 10 minutes per order at n = 1e6); n = {n} > "
+                                    f"{EXACT_N_LIMIT}: pass --allow-slow to run it anyway, or use --bound NAME")
+        return "float"
+    if allow_slow:
+        return "certified"
+    r = FLOAT_SEARCH_RANGE
+    raise InvalidInputError(
+        f"exact curve at eps0 = {eps0}, alpha = {bad[0]:g}: the float64 search is valid only for eps0 = 0 or "
+        f"{float(r['eps0_min']):g} <= eps0 <= {float(r['eps0_max']):g} and alpha <= {float(r['alpha_max']):g} "
+        f"(measured), and the certified enclosure is {cost:.3g} terms > {CERTIFIED_COST_LIMIT:.3g} (20 s or more; "
+        f"n = {n}, {len(alphas)} orders): use --bound NAME, fewer orders or a smaller n, or --allow-slow")
+
+
+def exact_curve(n: int, eps0: str, alphas: list[float], allow_slow: bool = False) -> dict[str, Any]:
+    """The "source", "certified" and "curve" fields of `bcdp rdp shuffle --exact` (see :func:`exact_plan`)."""
+    what = "sup over all neighbouring pairs and both directions, shuffled binary RR"
+    if exact_plan(n, eps0, alphas, allow_slow) == "certified":
+        from bcdp.shuffle.rr_all_pairs import rr_worst_pair_rdp_ball
+
+        curve = []
+        for a in alphas:
+            # the order the user typed, read exactly (repr of the parsed float), not the hull of the
+            # float and its decimal
+            ball, pair, unique = rr_worst_pair_rdp_ball(n, eps0, repr(float(a)), with_pair=True)
+            lo, hi = _outward(ball)
+            curve.append({"alpha": a, "epsilon": _num(hi), "enclosure": [_num(lo), _num(hi)],
+                          "pair": {"ones_among_others": int(pair[0]), "direction": pair[1]},
+                          "pair_is_unique_maximiser": bool(unique)})
+        return {"source": f"exact, certified: {what}; arb enclosure of every pair, epsilon = its upper end "
+                          f"rounded up", "certified": True, "curve": curve}
+    from bcdp.shuffle.rr_all_pairs import (
+        FLOAT_SEARCH_RANGE,
+        FLOAT_SEARCH_REL_ERR,
+        rr_worst_pair_rdp,
+    )
+
+    n_max = FLOAT_SEARCH_RANGE["n_max_measured"]
+    measured = f"n <= {n_max}" if n <= n_max else f"n <= {n_max} only (n = {n} is beyond)"
+    curve = []
+    for a in alphas:
+        eps, pair = rr_worst_pair_rdp(n, to_float_input(eps0, "eps0"), a)
+        curve.append({"alpha": a, "epsilon": _num(eps),
+                      "pair": {"ones_among_others": int(pair[0]), "direction": pair[1]}})
+    return {"source": f"exact, float64 search (no enclosure): {what}; relative error <= {FLOAT_SEARCH_REL_ERR:g} "
+                      f"measured against arb and mpmath for {measured}; the pair is the search's argmax (pairs "
+                      f"within that error are not told apart)",
+            "certified": False, "measured_relative_error": FLOAT_SEARCH_REL_ERR, "curve": curve}
+
+
+def shuffle_curve(n: int, eps0: str, alphas: list[float], bound: str | None,
+                  allow_slow: bool = False) -> dict[str, Any]:
     """The JSON object of `bcdp rdp shuffle`."""
     out: dict[str, Any] = {"n": n, "eps0": _num(to_float_input(eps0, "eps0", allow_inf=True)),
                            "input": {"eps0": eps0}, "curve": []}
     if bound is None:
-        from bcdp.shuffle.exact import rr_worst_pair_rdp
-
-        if math.isinf(out["eps0"] if isinstance(out["eps0"], float) else math.inf):
-            raise InvalidInputError(f"eps0 = {eps0} is finite but beyond the float range of the float64 exact search; "
-                                    "use --bound NAME (read exactly) or `bcdp rdp to-dp` (certified)")
-
-        out["source"] = "exact: sup over all neighbouring pairs and both directions, shuffled binary RR"
-        for a in alphas:
-            eps, pair = rr_worst_pair_rdp(n, to_float_input(eps0, "eps0"), a)
-            out["curve"].append({"alpha": a, "epsilon": _num(eps),
-                                 "pair": {"ones_among_others": int(pair[0]), "direction": pair[1]}})
+        out.update(exact_curve(n, eps0, alphas, allow_slow))
         return out
     key = resolve_bound(bound)
+    from bcdp.shuffle.bound_balls import UPPER_BOUNDS
     from bcdp.shuffle.bounds import BOUNDS
 
     cap = MAX_ORDER.get(key)
@@ -103,12 +187,15 @@ def shuffle_curve(n: int, eps0: str, alphas: list[float], bound: str | None) -> 
         raise InvalidInputError(f"{key} at alpha = {max(alphas):g} is too slow to evaluate here; orders up to "
                                 f"{cap} are accepted (the bound's cost grows with alpha)")
     spec = BOUNDS[key]
-    out["source"] = f"{spec.source}, {spec.equation}"
+    certified = key in UPPER_BOUNDS
+    how = ("certified: arb enclosure, epsilon = its upper end rounded up" if certified
+           else "60-digit mpmath value rounded to nearest, not certified")
+    out["source"] = f"{spec.source}, {spec.equation} ({how})"
     out["bound"] = key
     out["validity"] = spec.validity
+    out["certified"] = certified
     for a in alphas:
-        value = bound_value(key, n, eps0, a)
-        out["curve"].append({"alpha": a, "epsilon": None if value is None else _num(value)})
+        out["curve"].append({"alpha": a, **bound_point(key, n, eps0, a)})
     return out
 
 
@@ -167,8 +254,6 @@ def to_dp(n: int, eps0: str, delta: str, rounds: int, bound: str | None, method:
           orders: list[int]) -> dict[str, Any]:
     """Compose the curve over T rounds and convert it to (eps, delta), certified."""
     from bcdp.accounting.conversion import rdp_curve_from_arrays, rdp_to_dp
-    from bcdp.accounting.inputs import CERT_PREC, hull
-    from bcdp.core.intervals import arb_precision
 
     if bound is None:
         # the exact curve, certified: an arb enclosure of the sup over every neighbouring pair at
@@ -180,18 +265,25 @@ def to_dp(n: int, eps0: str, delta: str, rounds: int, bound: str | None, method:
         cert = [rr_worst_pair_rdp_ball(n, eps0, a) for a in orders]
         pts = [(float(a), float(c.mid())) for a, c in zip(orders, cert)]
     else:
-        if resolve_bound(bound) in ("thm533_lower", "cor532_lower"):
+        key = resolve_bound(bound)
+        if key in ("thm533_lower", "cor532_lower"):
             raise InvalidInputError("a lower bound cannot be converted to an (eps, delta) guarantee")
-        curve = shuffle_curve(n, eps0, [float(a) for a in orders], bound)
-        source = curve["source"]
-        pts = [(p["alpha"], p["epsilon"]) for p in curve["curve"] if p["epsilon"] not in (None, "inf")]
-        if not pts:
+        cap = MAX_ORDER.get(key)
+        if cap is not None and max(orders) > cap:
+            raise InvalidInputError(f"{key} at alpha = {max(orders)} is too slow to evaluate here; orders up to "
+                                    f"{cap} are accepted (the bound's cost grows with alpha)")
+        from bcdp.shuffle.bounds import BOUNDS
+
+        spec = BOUNDS[key]
+        source = f"{spec.source}, {spec.equation} (certified: arb enclosure)"
+        # the printed closed form evaluated in arb ball arithmetic (bcdp.shuffle.bound_balls): a proven
+        # enclosure of the bound at the exact eps0 and order; the float midpoint only steers the search
+        balls = [(a, bound_ball(key, n, eps0, a)) for a in orders]
+        finite = [(a, b) for a, b in balls if b is not None and math.isfinite(float(b.mid()))]
+        if not finite:
             raise InvalidInputError("no finite RDP value on the chosen orders")
-        # the closed-form bounds are 50-digit mpmath values (accurate to >= 1e-40) rounded to floats;
-        # they are enclosed with a relative margin of 1e-12 that covers the float rounding: a ball
-        # containing the interval between the two floats v (1 - 1e-12) and v (1 + 1e-12)
-        with arb_precision(CERT_PREC):
-            cert = [hull(v * (1 - 1e-12), v * (1 + 1e-12)) for _, v in pts]
+        pts = [(float(a), float(b.mid())) for a, b in finite]
+        cert = [b for _, b in finite]
     rdp = rdp_curve_from_arrays([a for a, _ in pts], [v for _, v in pts], certified_values=cert)
     res = rdp_to_dp(rdp.compose(rounds) if rounds > 1 else rdp, delta, method, orders=[a for a, _ in pts])
     return {"n": n, "eps0": _num(to_float_input(eps0, "eps0", allow_inf=True)),
@@ -212,7 +304,8 @@ def add_parser(subparsers: Any) -> None:
     g.add_argument("--bound", help="a bound: thm5.3.1, cor5.3.1, thm5.3.2, efm19, lower5.3.3, lower5.3.2")
     g.add_argument("--exact", action="store_true", help="exact sup over all neighbouring pairs (default)")
     r.add_argument("--allow-slow", action="store_true",
-                   help=f"allow --exact for n > {EXACT_N_LIMIT} (minutes per order)")
+                   help=f"allow the slow exact paths: the float64 search for n > {EXACT_N_LIMIT} (minutes per "
+                        f"order), the certified enclosure beyond about 20 s of work (n^2/2 terms per order)")
     r.add_argument("--json", action="store_true")
     r = rsub.add_parser("to-dp", help="compose over T rounds and convert to (eps, delta), certified")
     r.add_argument("--n", required=True)
@@ -264,20 +357,18 @@ def run_shuffle(args: argparse.Namespace) -> int:
     eps0 = read_eps0(args.eps0)
     alphas = parse_alphas(args.alpha)
     exact = args.exact or not args.bound
-    if exact and args.n > EXACT_N_LIMIT and not args.allow_slow:
-        raise InvalidInputError(f"the exact supremum over all neighbouring pairs searches every configuration of "
-                                f"the other n - 1 users (about 10 minutes per order at n = 1e6); n = {args.n} > "
-                                f"{EXACT_N_LIMIT}: pass --allow-slow to run it anyway, or use --bound NAME")
     if exact and eps0_is_infinite(eps0):
         raise InvalidInputError("the exact path needs a finite eps0 (every bound gives inf at eps0 = inf)")
-    out = shuffle_curve(args.n, eps0, alphas, None if exact else args.bound)
+    out = shuffle_curve(args.n, eps0, alphas, None if exact else args.bound, allow_slow=args.allow_slow)
     if args.json:
         print(json.dumps(out, indent=2, allow_nan=False))
     else:
         print(f"n = {out['n']}, eps0 = {out['eps0']}: {out['source']}")
         for p in out["curve"]:
-            extra = f"  pair {p['pair']}" if "pair" in p else ""
-            print(f"  alpha = {p['alpha']:<8g} epsilon = {p['epsilon']}{extra}")
+            rel = "<=" if p.get("enclosure") else "="
+            extra = f"  enclosure {p['enclosure']}" if p.get("enclosure") else ""
+            extra += f"  pair {p['pair']}" if "pair" in p else ""
+            print(f"  alpha = {p['alpha']:<8g} epsilon {rel} {p['epsilon']}{extra}")
     return EXIT_OK
 
 

@@ -9,6 +9,8 @@ Appendix D.  This module is the public face of the bounds; the code lives in
 * :mod:`bcdp.shuffle.subsampled_bounds` -- Sec. 5.4: Thm 5.4.1, Thm 5.4.2, Thm 5.4.4 (5.43),
   Thm 5.4.6, Lemma 5.4.1;
 * :mod:`bcdp.shuffle.float_bounds` -- the float64 twins ``*_float``;
+* :mod:`bcdp.shuffle.bound_balls` -- certified arb enclosures of the upper bounds (5.4), (5.5),
+  (5.7), (5.8): :func:`upper_bound_ball`;
 * :mod:`bcdp.shuffle.registry` -- :data:`BOUNDS`, the provenance of each bound;
 * :mod:`bcdp.shuffle.inputs` -- the argument checks (floats refused by the high-precision
   functions; the twins take floats).
@@ -31,6 +33,7 @@ _WHERE = {
     "bcdp.shuffle.subsampled_bounds": (
         "THM541_VARIANTS", "lemma541_subsampled", "thm541_upper", "thm542_lower", "thm544_ternary",
         "thm546_ternary_special_case", "upsilon"),
+    "bcdp.shuffle.bound_balls": ("upper_bound_ball",),
     "bcdp.shuffle.float_bounds": (
         "cor531_upper_float", "cor532_lower_float", "efm19_upper_float", "thm531_upper_float",
         "thm532_upper_float", "thm533_lower_float", "thm541_upper_float"),

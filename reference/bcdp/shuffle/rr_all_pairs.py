@@ -15,13 +15,15 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any, Sequence
+from collections.abc import Sequence
+from fractions import Fraction
+from typing import Any
 
 import mpmath
 import numpy as np
 
 from bcdp.core.errors import CertificationError, InvalidInputError
-from bcdp.core.numbers import MAX_DPS, MIN_DPS, check_precision, to_float_input
+from bcdp.core.numbers import MAX_DPS, MIN_DPS, check_precision, to_float_input, to_fraction
 from bcdp.shuffle.inputs import (
     check_count,
     exact_alpha,
@@ -400,6 +402,46 @@ def rr_worst_pair_rdp(n: int, eps0: float, alpha: float) -> tuple[float, tuple[i
     return argmax_pair(dd, dpd)
 
 
+# -- where the float64 search is trusted (measured) -------------------------------------------------
+
+#: The range of (eps0, alpha, n) on which the float64 search :func:`rr_worst_pair_rdp` was measured
+#: against the certified enclosure :func:`rr_worst_pair_rdp_ball` (n <= 1000) and the mpmath oracle
+#: :func:`bcdp.shuffle.rr_pair.rr_pair_rdp_mp` of the maximising pair (n = 1e4 .. 2e5):
+#: benchmarks/measure_rr_float_range.py.  eps0 = 0 is exact (every pair is 0).  Outside it the float
+#: search is wrong or fails: its relative error grows like ~2e-16/eps0 for small eps0 (4e-9 at
+#: eps0 = 1e-7, 20% at 1e-15, NaN below ~1e-20: the log-space recurrence loses q - p), and from
+#: eps0 ~ 11 (n >= 5) its forward and backward recurrences no longer meet (p = 1/(E+1) underflows
+#: the bracket tolerance); orders above ~1e154 overflow alpha (alpha - 1).
+#: alpha_max is the exact value of the float 1e100 (the order measured), so "1e100" typed as a float
+#: or as an exact decimal is inside.
+FLOAT_SEARCH_RANGE = {"eps0_min": Fraction(1, 1000), "eps0_max": Fraction(10), "alpha_max": Fraction(1e100),
+                      "n_max_measured": 200_000}
+#: A bound on the relative error of :func:`rr_worst_pair_rdp` inside :data:`FLOAT_SEARCH_RANGE`, from
+#: the measurement: <= 4.3e-13 for n <= 1000 (arb, 9 orders from 1.001 to 1e100, eps0 from 0.001 to
+#: 10), growing with n at the small-eps0 end: 1.9e-12 (n = 1e4), 4.6e-12 (1e5), 6.3e-12 (2e5), all
+#: at eps0 = 0.001, alpha = 1.001 (<= 1.8e-13 from eps0 = 0.01 on).  The argmax pair there is
+#: whatever j the rounding favours (j = 5955 at n = 2e5, the maximiser is j = 0).
+FLOAT_SEARCH_REL_ERR = 1e-11
+
+
+def float_search_trusted(n: int, eps0: Any, alpha: Any) -> bool:
+    """True if (eps0, alpha) lies in :data:`FLOAT_SEARCH_RANGE` (decided exactly: strings and
+    Fractions at their exact value, floats at their binary value).  n is not restricted here: the
+    range was measured up to ``n_max_measured`` (callers say so beyond it)."""
+    e = _exact(eps0, "eps0")
+    a = _exact(alpha, "alpha")
+    r = FLOAT_SEARCH_RANGE
+    return (e == 0 or r["eps0_min"] <= e <= r["eps0_max"]) and 1 < a <= r["alpha_max"]
+
+
+def _exact(x: Any, name: str) -> Fraction:
+    if isinstance(x, float):
+        if not math.isfinite(x):
+            raise InvalidInputError(f"{name} must be finite, got {x!r}")
+        return Fraction(x)
+    return to_fraction(str(x) if isinstance(x, str) else x, name)
+
+
 def rr_worst_vs_lower_pair(n: int, eps0: float, alpha: float) -> dict:
     """Worst pair vs the thesis' lower-bound pair (D = 0^n, D' = 0^{n-1}1, direction "DprimeD",
     eq. (5.9)): a dict with 'worst', 'worst_pair', 'lower_pair' (= (5.9)), 'lower_pair_reverse'
@@ -426,9 +468,9 @@ def certified_cost(n: int, orders: int) -> int:
     return (n // 2 + 1) * (n + 1) * orders
 
 
-def _pair_ball_sup(n: int, E, a, prec: int):
-    """Arb ball containing max over j <= (n-1)/2 and both directions of D_alpha (see
-    :func:`rr_worst_pair_rdp_ball`), at working precision ``prec`` (set by the caller)."""
+def _pair_balls(n: int, E, a) -> list:
+    """[((j, direction), arb ball of D_alpha)] for every j <= (n-1)/2 and both directions (see
+    :func:`rr_worst_pair_rdp_ball`), at the arb precision set by the caller."""
     import flint
 
     one = flint.arb(1)
@@ -437,23 +479,35 @@ def _pair_ball_sup(n: int, E, a, prec: int):
     zero_user = flint.arb_poly([q, p])   # generating polynomial of one report of a 0-holder
     one_user = flint.arb_poly([p, q])    # ... of a 1-holder
     N = n - 1
-    best = None
+    out = []
     for j in range(N // 2 + 1):
         pi = zero_user ** (N - j) * one_user ** j
         P = (pi * zero_user).coeffs()    # M(D_j): differing user holds 0
         Q = (pi * one_user).coeffs()     # M(D'_j): differing user holds 1
         lP = [x.log() for x in P]
         lQ = [x.log() for x in Q]
-        for la, lb in ((lP, lQ), (lQ, lP)):      # DDprime: D_a(P || Q); DprimeD: D_a(Q || P)
+        am1 = a - 1
+        for direction, la, lb in (("DDprime", lP, lQ), ("DprimeD", lQ, lP)):   # D_a(P||Q), D_a(Q||P)
             s = flint.arb(0)
             for x, y in zip(la, lb):
-                s += (a * x + (one - a) * y).exp()
-            d = s.log() / (a - 1)
-            best = d if best is None else best.max(d)
-    return best
+                s += (x + am1 * (x - y)).exp()     # = a x + (1 - a) y; alpha's radius meets only x - y
+            out.append(((j, direction), s.log() / am1))
+    return out
 
 
-def rr_worst_pair_rdp_ball(n: int, eps0: Any, alpha: Any, *, rel: float = 1e-20):
+def _sup_and_pair(balls: list) -> tuple:
+    """(ball of the max, first pair in scan order that can attain it, whether it is the only one)."""
+    best = balls[0][1]
+    for _, b in balls[1:]:
+        best = best.max(b)
+    if not best.is_finite():
+        return best, balls[0][0], False
+    # a pair can attain the max unless its upper end is certainly below the max's lower end
+    can = [pair for pair, b in balls if not b < best.lower()]
+    return best, can[0], len(can) == 1
+
+
+def rr_worst_pair_rdp_ball(n: int, eps0: Any, alpha: Any, *, rel: float = 1e-20, with_pair: bool = False):
     """Certified enclosure (an arb ball, python-flint) of the exact RDP of shuffled 2RR at order
     alpha: max over all neighbouring pairs and both directions, the quantity
     :func:`rr_worst_pair_rdp` computes in float64 (thesis Ch. 5, Sec. 5.2 setting; the reduction to
@@ -463,11 +517,18 @@ def rr_worst_pair_rdp_ball(n: int, eps0: Any, alpha: Any, *, rel: float = 1e-20)
     the arb polynomials (q + p x) and (p + q x), p = 1/(E+1), q = E/(E+1), E = e^{eps0}, and
     D_alpha(P || Q) = log(sum_k exp(alpha log P_k + (1 - alpha) log Q_k)) / (alpha - 1), all in ball
     arithmetic, so the ball contains the true value for the exact eps0 and alpha given (strings are
-    read as the decimals they spell, floats at their exact binary value).  The working precision is
-    doubled from 128 bits until the radius is below ``rel`` times the midpoint (tiny eps0 cancels
-    about 2 log2(1/eps0) bits in the sum) or :data:`MAX_CERT_PREC` is reached, in which case the
-    wider ball is returned (still an enclosure); a ball that is not finite raises
-    :class:`~bcdp.core.errors.CertificationError`.  Cost: :func:`certified_cost`."""
+    read as the decimals they spell, floats at their exact binary value).  The working precision
+    starts at 128 bits plus about 2.2 log2(1/eps0) for eps0 < 1 (rounded up to 128 * 2^k) and is
+    doubled until the radius is below ``rel`` times the midpoint (tiny eps0 cancels
+    about 2 log2(1/eps0) bits in the sum), until a doubling no longer shrinks it 1000-fold (the
+    width then comes from the inputs, e.g. a float alpha: the hull of its binary value and its
+    decimal), or until :data:`MAX_CERT_PREC` is reached; the wider ball is still an enclosure; a ball that is not finite raises
+    :class:`~bcdp.core.errors.CertificationError`.  Cost: :func:`certified_cost`.
+
+    ``with_pair=True`` returns (ball, (j, direction), unique): the first pair in the scan order
+    (j ascending, "DDprime" first) whose ball reaches the lower end of the max, and whether it is
+    the only such pair (then it is proved to attain the sup; exact ties, e.g. every pair at
+    eps0 = 0, leave it False)."""
     import flint
 
     from bcdp.accounting.inputs import enclose
@@ -480,18 +541,31 @@ def rr_worst_pair_rdp_ball(n: int, eps0: Any, alpha: Any, *, rel: float = 1e-20)
     q0, qa = exact_value(eps0, "eps0"), exact_value(alpha, "alpha")
     if q0 is not None and q0 < 0:
         raise InvalidInputError(f"eps0 must be >= 0, got {eps0!r}")
-    zero = q0 == 0 if q0 is not None else float_eps0(eps0, allow_inf=False) == 0
+    float_eps0(eps0, allow_inf=False)            # the checks (NaN, negative, inf)
     if not (qa > 1 if qa is not None else to_float_input(alpha, "alpha") > 1):
         raise InvalidInputError(f"alpha must be > 1, got {alpha!r}")
+    e_exact = _exact(eps0, "eps0")               # 1e-400 is not 0 (its float is)
     prec = 128
+    if 0 < e_exact < 1:                          # start near the precision the cancellation needs
+        bits_lost = 2.2 * (e_exact.denominator.bit_length() - e_exact.numerator.bit_length() + 1)
+        while prec < 128 + bits_lost:
+            prec *= 2
+    last_rad = None
     while True:
         with arb_precision(prec):
             e0 = enclose(eps0, "eps0")
             A = enclose(alpha, "alpha")
-            out = flint.arb(0) if zero else _pair_ball_sup(n, e0.exp(), A, prec)
+            if e_exact == 0:
+                out, pair, unique = flint.arb(0), (0, "DDprime"), False   # every pair is 0: a tie
+            else:
+                out, pair, unique = _sup_and_pair(_pair_balls(n, e0.exp(), A))
         ok = out.is_finite() and (out.rad() <= abs(out.mid()) * rel or out.rad() == 0)
-        if ok or (out.is_finite() and prec >= MAX_CERT_PREC):
-            return out
+        # a radius that doubling the precision does not shrink 1000-fold comes from the inputs (a
+        # float alpha is the hull of its binary value and its decimal): more bits cannot help
+        stuck = out.is_finite() and last_rad is not None and out.rad() * 1000 > last_rad
+        if ok or stuck or (out.is_finite() and prec >= MAX_CERT_PREC):
+            return (out, pair, unique) if with_pair else out
+        last_rad = out.rad() if out.is_finite() else None
         if prec >= MAX_CERT_PREC:
             raise CertificationError(f"no finite enclosure of the exact shuffled-RR RDP at n={n}, eps0={eps0}, "
                                      f"alpha={alpha} within {MAX_CERT_PREC} bits")
@@ -506,5 +580,6 @@ def argmax_pair(dd: np.ndarray, dpd: np.ndarray) -> tuple[float, tuple[int, str]
     return float(dpd[i_dpd]), (i_dpd, "DprimeD")
 
 
-__all__ = ["MAX_CERT_PREC", "argmax_pair", "certified_cost", "renyi_divergence_mp", "rr_all_pairs_rdp", "rr_pair_over_j_mp", "rr_worst_pair_rdp",
+__all__ = ["FLOAT_SEARCH_RANGE", "FLOAT_SEARCH_REL_ERR", "MAX_CERT_PREC", "argmax_pair", "certified_cost",
+           "float_search_trusted", "renyi_divergence_mp", "rr_all_pairs_rdp", "rr_pair_over_j_mp", "rr_worst_pair_rdp",
            "rr_worst_pair_rdp_ball", "rr_worst_vs_lower_pair"]
