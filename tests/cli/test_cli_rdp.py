@@ -273,7 +273,7 @@ def test_fuzz_found_inputs_are_computed_and_certified(n, eps0, alphas, capsys):
     assert res["certified"] is True and len(res["curve"]) == len(alphas.split(","))
     for point in res["curve"]:
         lo, hi = point["enclosure"]
-        assert 0 <= lo <= hi and Fraction(hi) <= Fraction(eps0), point
+        assert 0 <= lo <= hi and Fraction(lo) <= Fraction(eps0), point  # truth in [lo, hi] and <= eps0
 
 
 @pytest.mark.parametrize("argv", BAD_RDP_INPUTS, ids=lambda a: " ".join(a))
