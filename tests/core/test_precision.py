@@ -187,8 +187,6 @@ CALLS = {
             _rr_kernel(), [0, 0, 0], [0, 0, 1], 2, "uniform", 2, dps=v)),
     "bcdp.shuffle.inputs.read_exact_mpf": (
         "dps", 60, lambda v: __import__("bcdp.shuffle.inputs", fromlist=["x"]).read_exact_mpf("1/3", "x", v)),
-    "bcdp.shuffle.inputs.floor_certified": (
-        "dps", 60, lambda v: __import__("bcdp.shuffle.inputs", fromlist=["x"]).floor_certified(lambda: M(5) / 2, v)),
     "bcdp.shuffle.inputs.exact_alpha": ("dps", 60, lambda v: __import__("bcdp.shuffle.inputs", fromlist=["x"]).exact_alpha(2, v)),
     "bcdp.shuffle.inputs.exact_eps0": ("dps", 60, lambda v: __import__("bcdp.shuffle.inputs", fromlist=["x"]).exact_eps0(1, v)),
     "bcdp.shuffle.rr_all_pairs.rr_pair_over_j_mp": (
@@ -234,7 +232,7 @@ NOT_A_PRECISION = {"bcdp.partial.semantics.rr_row"}          # ``bits``: the rec
 #: cap is MAX_DPS + GUARD_DPS; every other dps is capped at MAX_DPS)
 GUARDED = {"bcdp.core.divergences.renyi_divergence", "bcdp.core.divergences.kl_divergence",
            "bcdp.core.divergences.hockey_stick", "bcdp.shuffle.inputs.read_exact_mpf",
-           "bcdp.shuffle.inputs.floor_certified", "bcdp.shuffle.inputs.exact_alpha",
+           "bcdp.shuffle.inputs.exact_alpha",
            "bcdp.shuffle.inputs.exact_eps0", "bcdp.shuffle.shuffled_bounds.binomial_central_moments",
            "bcdp.shuffle.subsampled_bounds.upsilon", "bcdp.bayesian.highprec.mpf_of",
            "bcdp.bayesian.highprec.log_of", "bcdp.bayesian.highprec.max_column_ratio",

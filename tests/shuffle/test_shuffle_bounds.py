@@ -432,3 +432,18 @@ def test_random_kary_kernels_below_thm531_and_thm532(seed, E, K, B, n, a):
         assert ex <= sb.thm532_upper(n, e, a)
         assert ex <= sb.efm19_upper(n, e, a)
         assert ex <= e * (1 + mp(10) ** -40)  # the eps0 cap is valid
+
+
+@pytest.mark.parametrize("n,eps0", [(3251, "1e-110"), (3251, "1e-30"), (10**40 + 1, "1e-60"), (3, "1e-300"),
+                                    (3251, "0"), (3252, "0"), (1001, "0.5")])
+def test_nbar_floor_is_decided_exactly_near_integers(n, eps0):
+    """nbar = floor((n-1)/(2 e^eps0)) + 1 (thesis Thm 5.3.1) when (n-1)/(2E) is an integer minus a
+    hair: the floor was decided on mpmath values "equal at 80 digits" and nbar(3251, "1e-110") came out
+    1626.  Oracle: mpmath at 400 digits, with the hair (n-1)/2 * eps0 far above 10^-400 relative."""
+    from bcdp.shuffle.shuffled_bounds import nbar
+
+    with mpmath.workdps(400):
+        x = mpmath.mpf(n - 1) / 2 / mpmath.exp(mpmath.mpf(eps0))
+        fl = int(mpmath.floor(x))
+        assert abs(x - mpmath.nint(x)) > mpmath.mpf(10) ** -300 or x == mpmath.nint(x)
+    assert nbar(n, eps0) == fl + 1

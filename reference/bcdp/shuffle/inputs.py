@@ -177,23 +177,32 @@ def check_chernoff_gamma(g: Any) -> mpmath.mpf:
     return gg
 
 
-def floor_certified(x_fn: Callable[[], mpmath.mpf], dps: int) -> int:
-    """floor(x) where x_fn evaluates x at the current precision; the decision is repeated with
-    more digits while x is within 10^-(digits-10) of an integer (exact integers, e.g. eps0 = 0,
-    are recognised because mpmath evaluates them exactly)."""
-    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS + GUARD_DPS)
-    digits = dps + 20
+#: the arb precision at which :func:`floor_certified` starts, and the one at which it gives up
+FLOOR_START_BITS, FLOOR_MAX_BITS = 128, 1 << 16
+
+
+def floor_certified(x_ball: Callable[[], Any]) -> int:
+    """floor(x), decided on arb balls: ``x_ball()`` returns a ball enclosing x at the current arb
+    precision (inputs read exactly, e.g. through :func:`bcdp.accounting.inputs.enclose`).  The
+    precision is doubled while the ball straddles an integer; an exact integer x (eps0 = 0 gives an
+    exact ball) is its own floor.  :class:`~bcdp.core.errors.UndecidedComparison` beyond
+    :data:`FLOOR_MAX_BITS`.  (It decided on mpmath values "equal at 80 digits", which is not a proof:
+    nbar(3251, "1e-110") came out 1626 instead of 1625.)"""
+    from bcdp.core.errors import UndecidedComparison
+    from bcdp.core.intervals import arb_precision
+
+    bits = FLOOR_START_BITS
     while True:
-        with mpmath.workdps(digits):
-            x = x_fn()
-            r = mpmath.nint(x)
-            if x == r:
-                return int(r)
-            if abs(x - r) > mpmath.mpf(10) ** (-(digits - 10)) * max(1, abs(x)):
-                return int(mpmath.floor(x))
-        if digits > 2000:
-            raise CertificationError("floor undecided at 2000 digits")
-        digits *= 2
+        with arb_precision(bits):
+            x = x_ball()
+            if not x.is_finite():
+                raise InvalidInputError(f"floor of a non-finite value {x}")
+            fl = x.floor().unique_fmpz()
+            if fl is not None:
+                return int(fl)
+        if bits >= FLOOR_MAX_BITS:
+            raise UndecidedComparison(f"floor undecided at {FLOOR_MAX_BITS} bits (ball {x})")
+        bits *= 2
 
 
 def capped(value: mpmath.mpf, eps0: Any, cap: bool) -> mpmath.mpf:

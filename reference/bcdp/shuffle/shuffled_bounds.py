@@ -81,13 +81,15 @@ def nbar(n: int, eps0: Any, *, floor: bool = True, chernoff_gamma: Any = Fractio
     if mpmath.isinf(e):
         return 1 if floor else mpmath.mpf(1)
 
-    def x() -> mpmath.mpf:
-        return (1 - read_mpf(chernoff_gamma)) * (n - 1) / mpmath.exp(read_mpf(eps0))
-
     if floor:
-        return floor_certified(x, dps) + 1
+        from bcdp.accounting.inputs import enclose
+
+        def x_ball():   # (1 - gamma)(n - 1)/e^eps0 with the inputs read exactly ("1e-110" is not an mpf)
+            return (1 - enclose(chernoff_gamma, "chernoff_gamma")) * (n - 1) / enclose(eps0, "eps0").exp()
+
+        return floor_certified(x_ball) + 1
     with mpmath.workdps(dps):
-        return +(x() + 1)
+        return +((1 - read_mpf(chernoff_gamma)) * (n - 1) / mpmath.exp(read_mpf(eps0)) + 1)
 
 
 def kbar(k: int, eps0: Any, *, floor: bool = True, dps: int = DEFAULT_DPS) -> int | mpmath.mpf:
