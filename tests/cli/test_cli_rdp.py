@@ -388,3 +388,21 @@ def test_alpha_decided_exactly(capsys):
     assert code == 2 and "nearest float is inf" in err
     code, _, err = run(capsys, "rdp", "shuffle", "--n", "20", "--eps0", "1", "--alpha", "1")
     assert code == 2 and "alpha must be a finite number > 1" in err
+
+
+@pytest.mark.parametrize("argv", [
+    ("shuffle", "--exact", "--allow-slow", "--n", "1e9", "--eps0", "1", "--alpha", "2"),
+    ("to-dp", "--allow-slow", "--n", "1e9", "--eps0", "1", "--delta", "1e-6"),
+    ("shuffle", "--exact", "--allow-slow", "--n", "300000", "--eps0", "100", "--alpha", "2"),
+])
+def test_allow_slow_has_hard_limits(argv, capsys):
+    """`--exact --allow-slow --n 1e9` ran (hung) instead of refusing: --allow-slow lifts the 20-second
+    budget, not the hard limits (n <= 1e7 for the float search, 1e9 ball terms for the certified
+    enclosure, bcdp.cli.rdp.ALLOW_SLOW_*).  One line, exit 2, naming --bound, at once."""
+    import time
+
+    start = time.perf_counter()
+    code, out, err = run(capsys, "rdp", *argv)
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "--bound" in err, err
+    assert "--allow-slow" not in err.split("use", 1)[-1] or "allows" in err, err
+    assert time.perf_counter() - start < 10

@@ -51,6 +51,19 @@ EXACT_N_LIMIT = 200_000  # `bcdp rdp shuffle --exact` above this needs --allow-s
 #: `bcdp rdp to-dp --exact` above this total cost (bcdp.shuffle.rr_all_pairs.certified_cost, summed
 #: over the orders; about 6 microseconds a unit) needs --allow-slow
 CERTIFIED_COST_LIMIT = 3_000_000
+#: hard limits, even with --allow-slow: the float search at n = 1e7 is over an hour and about a GiB per
+#: order; the certified enclosure at 1e9 ball terms is hours.  Beyond them the command refuses (a run
+#: that cannot finish is not a result), pointing to --bound.
+ALLOW_SLOW_N_LIMIT = 10_000_000
+ALLOW_SLOW_COST_LIMIT = 1_000_000_000
+
+
+def check_allow_slow_cost(n: int, cost: float) -> None:
+    """Refuse runs beyond the hard limits that --allow-slow does not lift."""
+    if cost > ALLOW_SLOW_COST_LIMIT and n > ALLOW_SLOW_N_LIMIT:
+        raise InvalidInputError(f"n = {n} is beyond what the exact path can compute even with --allow-slow "
+                                f"(n <= {ALLOW_SLOW_N_LIMIT} for the float search, {ALLOW_SLOW_COST_LIMIT:.0e} ball "
+                                f"terms for the certified enclosure): use --bound NAME")
 
 ALIASES = {
     "thm5.3.1": "thm531_upper", "cor5.3.1": "cor531_upper", "thm5.3.2": "thm532_upper",
@@ -117,6 +130,8 @@ def exact_plan(n: int, eps0: str, alphas: list[float], allow_slow: bool) -> str:
     cost = certified_cost(n, len(alphas))
     if cost <= CERTIFIED_COST_LIMIT:
         return "certified"
+    if allow_slow:
+        check_allow_slow_cost(n, cost)
     bad = [a for a in alphas if not float_search_trusted(n, eps0, a)]
     if not bad:
         if n > EXACT_N_LIMIT and not allow_slow:
@@ -124,14 +139,15 @@ def exact_plan(n: int, eps0: str, alphas: list[float], allow_slow: bool) -> str:
                                     f"the other n - 1 users (about 10 minutes per order at n = 1e6); n = {n} > "
                                     f"{EXACT_N_LIMIT}: pass --allow-slow to run it anyway, or use --bound NAME")
         return "float"
-    if allow_slow:
+    if allow_slow and cost <= ALLOW_SLOW_COST_LIMIT:
         return "certified"
     r = FLOAT_SEARCH_RANGE
     raise InvalidInputError(
         f"exact curve at eps0 = {eps0}, alpha = {bad[0]:g}: the float64 search is valid only for eps0 = 0 or "
         f"{float(r['eps0_min']):g} <= eps0 <= {float(r['eps0_max']):g} and alpha <= {float(r['alpha_max']):g} "
         f"(measured), and the certified enclosure is {cost:.3g} terms > {CERTIFIED_COST_LIMIT:.3g} (20 s or more; "
-        f"n = {n}, {len(alphas)} orders): use --bound NAME, fewer orders or a smaller n, or --allow-slow")
+        f"n = {n}, {len(alphas)} orders): use --bound NAME, fewer orders or a smaller n"
+        + ("" if allow_slow else ", or --allow-slow"))
 
 
 def exact_curve(n: int, eps0: str, alphas: list[float], allow_slow: bool = False) -> dict[str, Any]:
@@ -380,11 +396,15 @@ def run_to_dp(args: argparse.Namespace) -> int:
     exact = args.exact or not args.bound
     if exact and eps0_is_infinite(eps0):
         raise InvalidInputError("eps0 = inf: no finite RDP value to convert")
-    if exact and not args.allow_slow:
+    if exact:
         from bcdp.shuffle.rr_all_pairs import certified_cost
 
         cost = certified_cost(args.n, len(orders))
-        if cost > CERTIFIED_COST_LIMIT:
+        if args.allow_slow and cost > ALLOW_SLOW_COST_LIMIT:
+            raise InvalidInputError(f"the certified exact curve at n = {args.n} with {len(orders)} orders is "
+                                    f"{cost:.3g} ball terms > {ALLOW_SLOW_COST_LIMIT:.0e} (hours), beyond what "
+                                    f"--allow-slow allows: pass fewer --orders or use --bound NAME")
+        if cost > CERTIFIED_COST_LIMIT and not args.allow_slow:
             raise InvalidInputError(f"the certified exact curve evaluates every neighbouring pair in ball arithmetic, "
                                     f"about n^2/2 terms per order: n = {args.n} with {len(orders)} orders is "
                                     f"{cost:.3g} terms > {CERTIFIED_COST_LIMIT:.3g} (about 20 s); pass fewer "
