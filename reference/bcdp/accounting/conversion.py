@@ -93,6 +93,7 @@ from bcdp.accounting.inputs import (
     enclose,
     enclose_log_inverse,
     exact_value,
+    float_of,
     log_inverse,
     mpf_value,
 )
@@ -146,8 +147,9 @@ def epsilon_at(alpha: float, rdp: float, delta: Any, method: str = "cks") -> flo
     a, L = check_alpha(alpha), log_inverse(delta)
     _check_method(method)
     check_real(rdp, "rdp")
-    r = float(rdp)
-    if math.isnan(r) or r < 0:
+    q = exact_value(rdp, "rdp")                    # an exact input is decided on its exact value
+    r = float_of(rdp, "rdp")                       # (a string "x" or "1/2" is read, not passed to float())
+    if (q < 0) if q is not None else (math.isnan(r) or r < 0):
         raise InvalidInputError(f"rdp must be >= 0 and not NaN, got {rdp!r}")
     return max(0.0, eps_float(a - 1.0, r, L, method))
 

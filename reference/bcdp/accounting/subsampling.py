@@ -163,14 +163,16 @@ def zw19_thm6(eps_of: Callable[[int], Any], gamma: Any, alpha: Any, *, variant: 
     with mpmath.workdps(dps + 10):
         g = check_rate(gamma)
         base = rdp_values(eps_of, a)
-        if any(mpmath.isinf(base[j]) for j in base if not (g == 1 and j < a)):
-            return mpmath.inf
         h = 1 - g
         c3 = 1 if variant == "no_factor_3" else 3
-        x = h ** (a - 1) * (a * g - g + 1) + mpmath.binomial(a, 2) * g ** 2 * h ** (a - 2) * mpmath.exp(base[2])
-        if variant != "quadratic_only":
-            for ell in range(3, a + 1):
-                x += c3 * mpmath.binomial(a, ell) * g ** ell * h ** (a - ell) * mpmath.exp((ell - 1) * base[ell])
+        x = h ** (a - 1) * (a * g - g + 1)
+        for ell in range(2, 3 if variant == "quadratic_only" else a + 1):
+            w = h ** (a - ell)
+            if w == 0:
+                # gamma = 1, l < alpha: the term is absent (0 * e^{eps(l)}), also for eps(l) = inf
+                continue
+            # every other coefficient is > 0, so an infinite eps(l) makes x (and the bound) +inf
+            x += (1 if ell == 2 else c3) * mpmath.binomial(a, ell) * g ** ell * w * mpmath.exp((ell - 1) * base[ell])
         val = log_over(x, a)
     with mpmath.workdps(dps):
         return +val
