@@ -213,7 +213,9 @@ class Prior:
     @classmethod
     def from_table(cls, table: Mapping[Sequence, Any] | Iterable[tuple[Sequence, Any]],
                    domain: ProductDomain | None = None) -> "Prior":
-        """From ``{point: probability}`` (missing points of ``domain`` get probability 0)."""
+        """From ``{point: probability}`` or an iterable of ``(point, probability)`` pairs (missing
+        points of ``domain`` get probability 0; a point listed twice gets the sum).  Without
+        ``domain``, the domain is :meth:`ProductDomain.from_points` of the listed points."""
         items = list(table.items()) if isinstance(table, Mapping) else list(table)
         if domain is None:
             domain = ProductDomain.from_points([p for p, _ in items])
