@@ -91,3 +91,16 @@ def test_from_points_errors_name_the_repeated_and_the_missing_point():
     # the full product is {0, 1} x {0, 1}; (1, 1) is the point not given
     with pytest.raises(InvalidInputError, match=r"3 given, e\.g\. \[1, 1\] is missing"):
         ProductDomain.from_points([(0, 0), (0, 1), (1, 0)])
+
+
+def test_deterministic_mechanism_outputs_fn_with_probability_one():
+    dom = ProductDomain(((0, 1, 2), ("a", "b")))
+    m = Mechanism.deterministic(dom, lambda x: x[0] % 2)       # images 0, 0, 1, 1, 0, 0
+    assert m.domain == dom and m.outputs == (0, 1)             # order of first appearance
+    for point, row in zip(dom.points, m.kernel):
+        assert row == ((1, 0) if point[0] % 2 == 0 else (0, 1)), point
+    constant = Mechanism.deterministic(dom, lambda x: "c")
+    assert constant.outputs == ("c",) and all(row == (1,) for row in constant.kernel)
+    ident = Mechanism.deterministic(dom, lambda x: x)
+    assert ident.outputs == dom.points
+    assert all(ident.kernel[k][j] == (k == j) for k in range(dom.size) for j in range(dom.size))

@@ -345,6 +345,8 @@ class Mechanism:
 
     @classmethod
     def deterministic(cls, domain: ProductDomain, fn: Callable[[Point], Hashable]) -> "Mechanism":
+        """The mechanism that outputs fn(x) with probability 1; outputs are the images, in order of
+        first appearance over ``domain.points``."""
         images = [fn(x) for x in domain.points]
         outputs = tuple(dict.fromkeys(images))
         return cls.from_function(domain, outputs, lambda x: {fn(x): 1})
