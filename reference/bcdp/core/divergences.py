@@ -289,13 +289,23 @@ class LogMgf:
                    for p, l in zip(pi, self.ell))
 
 
+def _digits_near_one(a: Fraction | mpmath.mpf) -> int:
+    """Decimal digits lost to cancellation near order 1 (a != 1): K(a) = O(a - 1) and a - 1 are
+    computed from terms of size 1, so |a - 1| = 10^-k costs k digits; the working precision is
+    raised by at least that many, up to 2 (absorbed by the guard digits): ``mpmath.mag(x)`` is
+    an m with |x| <= 2^m, at most 2 too large, and log10 2 < 1/3, so -m // 3 >= log10(1/|a - 1|) - 2."""
+    import mpmath
+    return max(0, -int(mpmath.mag(a - 1)) // 3)
+
+
 def renyi_divergence(P: Law, Q: Law, order: Any, dps: int = DEFAULT_DPS) -> mpmath.mpf | float:
     """D_a(P||Q) with mpmath at ``dps`` digits (>= 50), for every order a in (0, inf].
 
     a = 1 gives KL, a = inf (``INFINITY`` or ``"inf"``) gives D_inf; other orders are evaluated as
     1/(a-1) log sum_y exp(log Q(y) + a l_y) (log-sum-exp: extreme ratios such as 2^-200 do not
-    underflow).  Returns :data:`INFINITY` when infinite.  Orders are exact (int, Fraction, string)
-    or mpf; floats are refused.
+    underflow), with the working precision raised by the digits lost to cancellation when the order
+    is near 1 (:func:`_digits_near_one`).  Returns :data:`INFINITY` when infinite.  Orders are exact
+    (int, Fraction, string) or mpf; floats are refused.
     """
     import mpmath
     dps = _check_dps(dps)
@@ -311,7 +321,7 @@ def renyi_divergence(P: Law, Q: Law, order: Any, dps: int = DEFAULT_DPS) -> mpma
             return mpmath.log(mpf_of_fraction(ratio))
     if a > 1 and infinite_support(p, q):
         return INFINITY
-    with mpmath.workdps(dps + GUARD_DIGITS):
+    with mpmath.workdps(dps + GUARD_DIGITS + _digits_near_one(a)):
         a_m = a if isinstance(a, mpmath.mpf) else mpf_of_fraction(a)
         if a_m > 1:
             value = LogMgf(p, q).K(a_m) / (a_m - 1)

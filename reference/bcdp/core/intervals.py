@@ -321,12 +321,37 @@ def enclosure(expr, prec: int = 120) -> tuple[float, float]:
     return outward_floats(ball(expr, check_precision(prec, "prec", MIN_PREC_BITS, MAX_PREC_BITS)))
 
 
+def _nearest_float(q: Fraction) -> float:
+    """The float nearest to the exact q (ties to even, as ``float(Fraction)``); +-inf beyond the range."""
+    try:
+        return float(q)
+    except OverflowError:
+        return math.inf if q > 0 else -math.inf
+
+
 def to_float(expr) -> float:
-    """Nearest float to the exact value (midpoint of a 120-bit enclosure; inf kept)."""
+    """Nearest float to the exact value (inf kept).
+
+    Both ends of enclosures at 120, 250, 500, 1000 bits are rounded to the nearest float until they
+    give the same float; rounding to nearest is monotone, so the exact value between them rounds to
+    it too.  (The midpoint of one 120-bit ball rounded again to 53 bits is a double rounding: a value
+    just above a midpoint between two floats could round to the float below.)  A value within about
+    2^-1000 (relative) of such a midpoint may get either of the two floats around it: when no
+    1000-bit enclosure settles it, the midpoint of the 1000-bit ball, rounded.  Beyond the float
+    range: +-inf.
+    """
     import sympy
 
     e = sympy.sympify(expr)
     if e is sympy.oo:
-        return float("inf")
-    with arb_precision(120):
-        return float(_ball(e).mid())
+        return math.inf
+    for prec in PRECISIONS[1:]:
+        with arb_precision(prec):
+            b = _ball(e)
+        if not b.is_finite():
+            return float(b.mid())
+        lo, hi = ball_ends(b)
+        nearest = _nearest_float(lo)
+        if nearest == _nearest_float(hi):
+            return nearest
+    return float(b.mid())

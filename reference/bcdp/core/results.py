@@ -120,8 +120,9 @@ def decide_le(a: Any, b: Any) -> bool | None:
 
 
 def jsonable(x: Any) -> Any:
-    """A strict-JSON value: infinities as ``"inf"``/``"-inf"``, Fractions and sympy/mpf values as
-    strings, tuples as lists, dataclass results through their ``to_json``; NaN is refused."""
+    """A strict-JSON value: infinities as ``"inf"``/``"-inf"``, Fractions and sympy values as
+    strings, mpf values as strings of 40 significant digits (trailing zeros dropped), tuples and numpy arrays as lists, numpy
+    scalars as Python numbers, results through their ``to_json``; NaN is refused."""
     if x is None or isinstance(x, (bool, str)):
         return x
     if isinstance(x, int):
@@ -144,7 +145,7 @@ def jsonable(x: Any) -> Any:
         return jsonable(x.to_json())
     module = type(x).__module__
     if module.startswith("numpy"):
-        return jsonable(x.item() if hasattr(x, "item") else x.tolist())
+        return jsonable(x.tolist())                    # scalars (and 0-d arrays) give a number
     if module.startswith("mpmath"):
         import mpmath
 

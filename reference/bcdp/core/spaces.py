@@ -213,7 +213,9 @@ class Prior:
     @classmethod
     def from_table(cls, table: Mapping[Sequence, Any] | Iterable[tuple[Sequence, Any]],
                    domain: ProductDomain | None = None) -> "Prior":
-        """From ``{point: probability}`` (missing points of ``domain`` get probability 0)."""
+        """From ``{point: probability}`` or an iterable of ``(point, probability)`` pairs (missing
+        points of ``domain`` get probability 0; a point listed twice gets the sum).  Without
+        ``domain``, the domain is :meth:`ProductDomain.from_points` of the listed points."""
         items = list(table.items()) if isinstance(table, Mapping) else list(table)
         if domain is None:
             domain = ProductDomain.from_points([p for p, _ in items])
@@ -343,6 +345,8 @@ class Mechanism:
 
     @classmethod
     def deterministic(cls, domain: ProductDomain, fn: Callable[[Point], Hashable]) -> "Mechanism":
+        """The mechanism that outputs fn(x) with probability 1; outputs are the images, in order of
+        first appearance over ``domain.points``."""
         images = [fn(x) for x in domain.points]
         outputs = tuple(dict.fromkeys(images))
         return cls.from_function(domain, outputs, lambda x: {fn(x): 1})
