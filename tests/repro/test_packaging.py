@@ -227,3 +227,20 @@ def test_nan_in_the_golden_fig3_trials_does_not_match(tmp_path, monkeypatch, cap
     assert code == 1 and "SOME CHECKS FAILED" in out
     rows = len(lines) - 1     # quick_reproduce re-runs by copying the committed trials: every one differs
     assert f"fig3 (20 trials per q re-run): differs ({rows} of {rows} trials)" in out
+
+
+def test_extras_refer_to_this_distribution_by_its_own_name():
+    """An extra that includes another extra must name this distribution (``bcdp-reference``): the
+    import name ``bcdp`` is a different, unrelated project on PyPI, and ``bcdp[test]`` once made
+    ``pip install -e .[dev]`` install it over our package."""
+    tomllib = pytest.importorskip("tomllib")
+    import re
+
+    project = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]
+    own = project["name"]
+    assert own == "bcdp-reference"
+    names = [re.split(r"[\s\[<>=!~;]", req, maxsplit=1)[0]
+             for extra in project.get("optional-dependencies", {}).values() for req in extra]
+    names += [re.split(r"[\s\[<>=!~;]", req, maxsplit=1)[0] for req in project.get("dependencies", [])]
+    assert "bcdp" not in {n.lower().replace("_", "-") for n in names}
+    assert own in names  # the dev extra includes the test extra through the own name
