@@ -252,3 +252,35 @@ def test_zcdp_to_dp_passes_the_precision(method):
     lo_f, hi_f = fine.enclosure
     assert lo_c <= lo_f <= hi_f <= hi_c
     assert hi_c - lo_c > 2 * math.ulp(hi_c) and hi_f - lo_f <= math.ulp(hi_f)
+
+
+@pytest.mark.parametrize("make,name", [(lambda w: cu.gaussian_rdp(w), "sigma"), (lambda w: cu.gaussian_rdp(1, w), "sensitivity"),
+                                       (lambda w: cu.randomized_response_rdp(w), "p")])
+def test_unbounded_ball_parameters_are_refused_naming_them(make, name):
+    """A ball of infinite radius (midpoint 1/2: it passes the float screen) is refused, at the latest
+    when the certified value is enclosed, with an error naming the parameter."""
+    import flint
+
+    wide = flint.arb(0.5, flint.arb.pos_inf())
+    with pytest.raises(InvalidInputError) as err:
+        with arb_precision(PREC):
+            make(wide).enclosure(2.0)
+    assert str(err.value).startswith(f"{name} must be finite"), str(err.value)
+
+
+@pytest.mark.parametrize("rho", ["3e-320", "1.7e-315", "7e-310", "1e-300", "1e-400", "5e-324"])
+def test_zcdp_rdp_search_value_is_the_nearest_float_of_rho_alpha_below_the_normal_range(rho):
+    """rho * alpha from the exact rho (not the product of two roundings): the nearest float of the
+    exact rational, also for subnormal results (float(rho) * alpha is off by one unit there)."""
+    curve = cu.zcdp_rdp(rho)
+    for a in (1.5, 2.0, 3.3, 7.1, 1e5):
+        assert curve(a) == float(Fraction(rho) * Fraction(a))
+
+
+@pytest.mark.parametrize("p", ["1e-400", "1e-30", "0.99999999999999999999", Fraction(1, 10 ** 50)])
+def test_randomized_response_rdp_beyond_float_resolution(p):
+    """p whose float is 0.0 or 1.0 (or loses 1 - p): log p and log(1 - p) from the exact value."""
+    curve = cu.randomized_response_rdp(p)
+    for a in (1.5, 2.0, 9.0):
+        ref = rr_printed(Fraction(p), a)
+        assert abs(curve(a) - ref) <= 1e-13 * ref

@@ -85,7 +85,11 @@ def checked_mpf(value: Any, ok: Callable[[mpmath.mpf], bool], requirement: str,
 
 
 def check_rate(gamma: Any) -> mpmath.mpf:
-    """A sampling rate gamma in (0, 1] (high precision)."""
+    """A sampling rate gamma in (0, 1] (high precision), decided on the exact value of an exact input
+    (``"1.0000000000000000000001"`` rounds to 1 at the working precision and is refused)."""
+    q = exact_value(gamma, "gamma")
+    if q is not None and not 0 < q <= 1:
+        raise InvalidInputError(f"gamma must lie in (0, 1], got {gamma!r}")
     return checked_mpf(gamma, lambda g: 0 < g <= 1, "gamma must lie in (0, 1]", "gamma")
 
 
@@ -104,9 +108,12 @@ def integer_order(alpha: Any) -> int:
         raise InvalidInputError("alpha is NaN")
     if a <= 1:
         raise InvalidInputError(f"alpha must be > 1, got {alpha!r}")
-    if mpmath.isinf(a) or a != mpmath.floor(a):
+    # an exact input is decided (and returned) on its exact value: "2.0000000000000001" rounds to 2
+    # at 15 digits, and a 22-digit integer would not survive int(mpf)
+    q = exact_value(alpha, "alpha") if mpmath.isfinite(a) and not isinstance(alpha, mpmath.mpf) else None
+    if mpmath.isinf(a) or a != mpmath.floor(a) or (q is not None and q.denominator != 1):
         raise InvalidInputError(f"this theorem holds for integer orders alpha >= 2 only, got {alpha!r}")
-    return int(a)
+    return int(q) if q is not None else int(a)
 
 
 def log_over(x: mpmath.mpf, a: int) -> mpmath.mpf:
