@@ -1,7 +1,7 @@
 """Mutation-testing gate (mutmut 3) over the trusted parts of bcdp: on demand, not in the default CI run.
 
     pip install -e '.[dev]'                                   # mutmut (the dev extra)
-    python3 benchmarks/mutation_gate.py                       # every gated package (~1 h on 2 cores)
+    python3 benchmarks/mutation_gate.py                       # every gated package, each judged by its own tests
     python3 benchmarks/mutation_gate.py core accounting       # selected packages
     python3 benchmarks/mutation_gate.py --report              # re-read the last run, no new run
     python3 benchmarks/mutation_gate.py core --survivors      # print each survivor's diff
@@ -10,12 +10,16 @@
 
 mutmut 3 resolves module names from file paths under ``./``, ``src/`` or ``source/``; our sources are
 under ``reference/`` and three data packages are mapped in by ``package-dir``.  So the script stages a
-copy of the tree in ``build/mutation/`` (``src/bcdp`` with ``checks``, ``golden`` and ``data`` copied
+copy of the tree in ``build/mutation/<package>/`` (``src/bcdp`` with ``checks``, ``golden`` and ``data`` copied
 in, ``tests/``, a ``pyproject.toml`` holding the mutmut configuration below), runs ``mutmut run`` there,
 and reads the verdicts back.  Your checkout is never modified.
 
-Every mutant of a gated module is run against the tests that execute its function (mutmut records
-them in a first pass over the default test run, ``-m 'not slow'``).  A mutant is *killed* when one of
+Each package is mutated in its own stage (``build/mutation/<package>/``) and judged by its own tests,
+``tests/<package>/`` (``GATE_TESTS``): a bug in a package must be caught by the package's tests, and
+the slow CLI, claims and reproduction tests (seconds to minutes each) would make a run take hours.
+``--full-suite`` judges by every default test instead; its kill rate can only be higher.  Every
+mutant is run against those of the selected tests that execute its function (mutmut records them in
+a first pass, ``-m 'not slow'``).  A mutant is *killed* when one of
 them fails or times out; a *survivor* is either a missing test or a documented equivalent mutant in
 ``benchmarks/mutation_equivalents.toml`` (its mutant name, the changed line it must still show, and
 the reason it cannot change behaviour).  "No tests" counts as survived.
@@ -44,7 +48,7 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-STAGE = ROOT / "build" / "mutation"
+STAGE_ROOT = ROOT / "build" / "mutation"
 EQUIVALENTS = ROOT / "benchmarks" / "mutation_equivalents.toml"
 
 # package label -> module globs (relative to the staged src/): the core, the three papers' accountants
@@ -67,10 +71,20 @@ GATE: dict[str, list[str]] = {
     ],
 }
 
+# the tests that judge a package's mutants: the package's own tests (tests/ mirrors the source tree).
+# The CLI, claims and reproduction tests also exercise these functions and would kill more mutants,
+# but each of them runs for seconds to minutes; a bug in a package must be caught by its own tests.
+# --full-suite uses every default test instead (several hours on 2 cores).
+GATE_TESTS: dict[str, list[str]] = {p: [f"tests/{p}"] for p in GATE}
+
 # tests of the repository's text and layout (module sizes, citations, the README's commands): they read
 # files, not behaviour, and the trampolined copy mutmut runs is not the repository's layout
 LAYOUT_TESTS = ["tests/test_architecture.py", "tests/test_code_citations.py", "tests/test_docs_citations.py",
                 "tests/test_readme.py"]
+
+# tests that list the functions of the modules by introspection: under mutmut every function has
+# trampolined twins (x_<name>__mutmut_<k>), so the lists differ; they test the namespace, not behaviour
+INTROSPECTION_TESTS = ["tests/core/test_precision.py::test_every_public_precision_parameter_is_covered"]
 
 DO_NOT_MUTATE_PATTERNS = [
     r"^\s*raise\s",                                   # error messages (the whole raise statement)
@@ -79,22 +93,28 @@ DO_NOT_MUTATE_PATTERNS = [
 ]
 
 
-def stage(packages: list[str]) -> None:
-    """Copy the tree into build/mutation (fresh each run) and write mutmut's configuration."""
-    if STAGE.exists():
-        shutil.rmtree(STAGE)
-    src = STAGE / "src" / "bcdp"
+def stage_of(package: str) -> Path:
+    """Each package runs in its own stage, so the results of several packages coexist."""
+    return STAGE_ROOT / package
+
+
+def stage(package: str, full_suite: bool) -> None:
+    """Copy the tree into build/mutation/<package> (fresh each run) and write mutmut's configuration."""
+    stage_dir = stage_of(package)
+    if stage_dir.exists():
+        shutil.rmtree(stage_dir)
+    src = stage_dir / "src" / "bcdp"
     ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "checks", "golden", "data")
     shutil.copytree(ROOT / "reference" / "bcdp", src, ignore=ignore)
     for name, origin in (("checks", "proofs_checks"), ("golden", "tables"), ("data", "docs")):
         shutil.copytree(ROOT / origin, src / name, ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copytree(ROOT / "tests", STAGE / "tests", ignore=shutil.ignore_patterns("__pycache__", ".hypothesis"))
+    shutil.copytree(ROOT / "tests", stage_dir / "tests", ignore=shutil.ignore_patterns("__pycache__", ".hypothesis"))
     for extra in ("README.md", "CHANGELOG.md"):
-        shutil.copy2(ROOT / extra, STAGE / extra)
-    shutil.copytree(ROOT / "benchmarks", STAGE / "benchmarks", ignore=shutil.ignore_patterns("__pycache__"))
+        shutil.copy2(ROOT / extra, stage_dir / extra)
+    shutil.copytree(ROOT / "benchmarks", stage_dir / "benchmarks", ignore=shutil.ignore_patterns("__pycache__"))
     # tests that read the repository layout (reference/, proofs_checks/, tables/, docs/) find the staged
     # copy: symlinks in the stage and, pre-created (mutmut keeps what exists), in mutmut's mutants/ tree
-    for where in (STAGE, STAGE / "mutants"):
+    for where in (stage_dir, stage_dir / "mutants"):
         where.mkdir(exist_ok=True)
         for name, target in (("reference", "src"), ("proofs_checks", "src/bcdp/checks"),
                              ("tables", "src/bcdp/golden"), ("docs", "src/bcdp/data")):
@@ -102,30 +122,32 @@ def stage(packages: list[str]) -> None:
     # tests that run the CLI in a subprocess (cwd = a temporary directory, PYTHONPATH = mutants/src)
     # import the trampolined modules, and mutmut reads its configuration from the cwd at import: load
     # it from the stage first (sitecustomize runs at interpreter start-up, only under mutmut)
-    (STAGE / "mutants" / "src").mkdir(parents=True, exist_ok=True)
-    (STAGE / "mutants" / "src" / "sitecustomize.py").write_text(
+    (stage_dir / "mutants" / "src").mkdir(parents=True, exist_ok=True)
+    (stage_dir / "mutants" / "src" / "sitecustomize.py").write_text(
         "import os\n"
         "if 'MUTANT_UNDER_TEST' in os.environ:\n"
         "    _cwd = os.getcwd()\n"
-        f"    os.chdir({str(STAGE / 'mutants')!r})\n"
+        f"    os.chdir({str(stage_dir / 'mutants')!r})\n"
         "    try:\n"
         "        from mutmut.configuration import config\n"
         "        config()\n"
         "    finally:\n"
         "        os.chdir(_cwd)\n")
-    only = [f"src/{glob}" for p in packages for glob in GATE[p]]
+    only = [f"src/{glob}" for glob in GATE[package]]
+    selection = ["tests"] if full_suite else GATE_TESTS[package]
     config = {
         "source_paths": ["src/bcdp"],
         "only_mutate": only,
         "do_not_mutate_patterns": DO_NOT_MUTATE_PATTERNS,
-        "pytest_add_cli_args_test_selection": ["tests"],
+        "pytest_add_cli_args_test_selection": selection,
         "also_copy": ["README.md", "CHANGELOG.md", "benchmarks"],
     }
     lines = [
         "[tool.pytest.ini_options]",
-        'testpaths = ["tests"]',
+        f"testpaths = {json.dumps(selection)}",
         'markers = ["slow: long sweeps, excluded from the default run (run with -m slow)"]',
-        "addopts = \"-m 'not slow' -p no:xdist -p no:cacheprovider " + " ".join(f"--ignore={t}" for t in LAYOUT_TESTS) + "\"",
+        "addopts = \"-m 'not slow' -p no:xdist -p no:cacheprovider " + " ".join(f"--ignore={t}" for t in LAYOUT_TESTS)
+        + " " + " ".join(f"--deselect={t}" for t in INTROSPECTION_TESTS) + "\"",
         "",
         "[tool.mutmut]",
     ]
@@ -133,23 +155,26 @@ def stage(packages: list[str]) -> None:
     # the repository's own pyproject (tests read it: packages list, extras) followed by ours
     own = (ROOT / "pyproject.toml").read_text()
     own = re.sub(r"(?ms)^\[tool\.pytest\.ini_options\].*?(?=^\[|\Z)", "", own)
-    (STAGE / "pyproject.toml").write_text(own.rstrip() + "\n\n" + "\n".join(lines) + "\n")
+    (stage_dir / "pyproject.toml").write_text(own.rstrip() + "\n\n" + "\n".join(lines) + "\n")
 
 
-def run_mutmut(max_children: int) -> None:
+def run_mutmut(package: str, max_children: int) -> None:
+    stage_dir = stage_of(package)
     env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
     env.pop("PYTHONPATH", None)
-    log = STAGE / "mutmut-run.log"
+    log = stage_dir / "mutmut-run.log"
     with log.open("w") as out:
-        proc = subprocess.run(["mutmut", "run", "--max-children", str(max_children)], cwd=STAGE, env=env,
+        proc = subprocess.run(["mutmut", "run", "--max-children", str(max_children)], cwd=stage_dir, env=env,
                               stdout=out, stderr=subprocess.STDOUT)
     if proc.returncode != 0:
         sys.exit(f"mutmut run failed (exit {proc.returncode}); see {log}")
 
 
-def results() -> dict[str, str]:
+def results(package: str) -> dict[str, str]:
     """mutant name -> status, as mutmut reports it ('killed', 'survived', 'no tests', 'timeout', ...)."""
-    out = subprocess.run(["mutmut", "results", "--all", "true"], cwd=STAGE, capture_output=True, text=True,
+    if not (stage_of(package) / "mutants").exists():
+        return {}
+    out = subprocess.run(["mutmut", "results", "--all", "true"], cwd=stage_of(package), capture_output=True, text=True,
                          check=True).stdout
     status = {}
     for line in out.splitlines():
@@ -160,7 +185,7 @@ def results() -> dict[str, str]:
 
 
 def diff_of(name: str) -> str:
-    return subprocess.run(["mutmut", "show", name], cwd=STAGE, capture_output=True, text=True).stdout
+    return subprocess.run(["mutmut", "show", name], cwd=stage_of(package_of(name) or ""), capture_output=True, text=True).stdout
 
 
 def changed_lines(diff: str) -> list[str]:
@@ -190,7 +215,7 @@ KILLED = {"killed", "timeout", "segfault"}
 
 
 def report(packages: list[str], show_survivors: bool) -> int:
-    status = results()
+    status = {name: verdict for p in packages for name, verdict in results(p).items()}
     equivalents = load_equivalents()
     stale = []
     per = {p: Counter() for p in packages}
@@ -228,22 +253,24 @@ def report(packages: list[str], show_survivors: bool) -> int:
         c = per[pkg]
         denominator = c["mutants"] - c["equivalent"] - c["not checked"]
         rate = c["killed"] / denominator if denominator else 1.0
-        ok &= rate >= ARGS.target and not c["not checked"]
+        ok &= rate >= ARGS.target and not c["not checked"] and c["mutants"] > 0
         summary[pkg] = dict(c, kill_rate=rate)
         rows.append(f"| {pkg} | {c['mutants']} | {c['killed']} | {c['equivalent']} | "
                     f"{c['survived']} ({c['no tests']}) | {100 * rate:.1f}%"
-                    + (f" ({c['not checked']} not checked yet)" if c["not checked"] else "") + " |")
+                    + (f" ({c['not checked']} not checked yet)" if c["not checked"] else "")
+                    + (" (not run)" if not c["mutants"] else "") + " |")
     print("\n".join(rows))
     if stale:
         print(f"\n{len(stale)} stale equivalent entries (mutant gone or its change differs): {', '.join(stale)}")
-    (STAGE / "report.json").write_text(json.dumps({"packages": summary, "survivors": survivors,
-                                                    "stale_equivalents": stale}, indent=1))
+    STAGE_ROOT.mkdir(parents=True, exist_ok=True)
+    (STAGE_ROOT / "report.json").write_text(json.dumps({"packages": summary, "survivors": survivors,
+                                                         "stale_equivalents": stale}, indent=1))
     if show_survivors:
         for pkg in packages:
             for name in survivors[pkg]:
                 print(f"\n## {name} ({status[name]})\n" + "\n".join(changed_lines(diff_of(name))))
     print(f"\ngate {'PASSED' if ok else 'FAILED'} (target {100 * ARGS.target:.0f}% per package); "
-          f"survivor list: {STAGE / 'report.json'}")
+          f"survivor list: {STAGE_ROOT / 'report.json'}")
     return 0 if ok else 1
 
 
@@ -253,21 +280,23 @@ def check(test_files: list[str], patterns: list[str]) -> int:
     tests now kill.  Quick iteration while writing tests; the full run stays the measurement."""
     from fnmatch import fnmatch
 
-    report_path = STAGE / "report.json"
+    report_path = STAGE_ROOT / "report.json"
     if not report_path.exists():
         sys.exit("no previous run in build/mutation: run the gate first")
     survivors = [name for names in json.loads(report_path.read_text())["survivors"].values() for name in names
                  if not patterns or any(fnmatch(name, p) for p in patterns)]
-    for test in test_files:
-        target = STAGE / "mutants" / test
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(ROOT / test, target)
+    for package in {package_of(name) for name in survivors}:
+        for test in test_files:
+            target = stage_of(package) / "mutants" / test
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / test, target)
     killed = 0
     for name in survivors:
+        stage_dir = stage_of(package_of(name))
         env = dict(os.environ, MUTANT_UNDER_TEST=name, PYTHONDONTWRITEBYTECODE="1")
-        env["PYTHONPATH"] = str(STAGE / "mutants" / "src")
+        env["PYTHONPATH"] = str(stage_dir / "mutants" / "src")
         proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *test_files],
-                              cwd=STAGE / "mutants", env=env, capture_output=True, text=True)
+                              cwd=stage_dir / "mutants", env=env, capture_output=True, text=True)
         verdict = "killed" if proc.returncode == 1 else ("survived" if proc.returncode == 0 else
                                                           f"exit {proc.returncode}")
         killed += verdict == "killed"
@@ -288,6 +317,8 @@ def main() -> int:
                         help="with --check: fnmatch patterns of survivor names, e.g. 'bcdp.core.spaces.*'")
     parser.add_argument("--max-children", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--target", type=float, default=0.95)
+    parser.add_argument("--full-suite", action="store_true",
+                        help="judge mutants by every default test, not only the package's own tests")
     ARGS = parser.parse_args()
     packages = ARGS.packages or list(GATE)
     unknown = sorted(set(packages) - set(GATE))
@@ -298,8 +329,11 @@ def main() -> int:
     if ARGS.check:
         return check(ARGS.check, ARGS.mutants)
     if not ARGS.report:
-        stage(packages)
-        run_mutmut(ARGS.max_children)
+        for package in packages:
+            print(f"mutating {package} (tests: {'all' if ARGS.full_suite else ' '.join(GATE_TESTS[package])})",
+                  flush=True)
+            stage(package, ARGS.full_suite)
+            run_mutmut(package, ARGS.max_children)
     return report(packages, ARGS.survivors)
 
 
