@@ -48,7 +48,9 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-STAGE_ROOT = ROOT / "build" / "mutation"
+# BCDP_MUTATION_STAGE: use another checkout's stages (--check from a git worktree: its test files,
+# the main checkout's mutants)
+STAGE_ROOT = Path(os.environ.get("BCDP_MUTATION_STAGE", ROOT / "build" / "mutation"))
 EQUIVALENTS = ROOT / "benchmarks" / "mutation_equivalents.toml"
 
 # package label -> module globs (relative to the staged src/): the core, the three papers' accountants
@@ -263,8 +265,13 @@ def report(packages: list[str], show_survivors: bool) -> int:
     if stale:
         print(f"\n{len(stale)} stale equivalent entries (mutant gone or its change differs): {', '.join(stale)}")
     STAGE_ROOT.mkdir(parents=True, exist_ok=True)
-    (STAGE_ROOT / "report.json").write_text(json.dumps({"packages": summary, "survivors": survivors,
-                                                         "stale_equivalents": stale}, indent=1))
+    # the report keeps the other packages' entries of earlier runs
+    path = STAGE_ROOT / "report.json"
+    saved = json.loads(path.read_text()) if path.exists() else {}
+    merged = {key: {**(saved.get(key) if isinstance(saved.get(key), dict) else {}), **fresh} for key, fresh in
+              (("packages", summary), ("survivors", survivors),
+               ("stale_equivalents", {p: [n for n in stale if package_of(n) == p] for p in packages}))}
+    path.write_text(json.dumps(merged, indent=1))
     if show_survivors:
         for pkg in packages:
             for name in survivors[pkg]:
