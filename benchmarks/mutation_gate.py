@@ -4,6 +4,7 @@
     python3 benchmarks/mutation_gate.py                       # every gated package, each judged by its own tests
     python3 benchmarks/mutation_gate.py core accounting       # selected packages
     python3 benchmarks/mutation_gate.py --report              # re-read the last run, no new run
+    python3 benchmarks/mutation_gate.py accounting --resume   # continue an interrupted run
     python3 benchmarks/mutation_gate.py core --survivors      # print each survivor's diff
     python3 benchmarks/mutation_gate.py --check tests/core/test_x.py --mutants 'bcdp.core.spaces.*'
                                                               # which survivors a new test kills
@@ -324,6 +325,8 @@ def main() -> int:
                         help="with --check: fnmatch patterns of survivor names, e.g. 'bcdp.core.spaces.*'")
     parser.add_argument("--max-children", type=int, default=os.cpu_count() or 2)
     parser.add_argument("--target", type=float, default=0.95)
+    parser.add_argument("--resume", action="store_true",
+                        help="continue an interrupted run in the existing stages (mutmut keeps its verdicts)")
     parser.add_argument("--full-suite", action="store_true",
                         help="judge mutants by every default test, not only the package's own tests")
     ARGS = parser.parse_args()
@@ -339,7 +342,8 @@ def main() -> int:
         for package in packages:
             print(f"mutating {package} (tests: {'all' if ARGS.full_suite else ' '.join(GATE_TESTS[package])})",
                   flush=True)
-            stage(package, ARGS.full_suite)
+            if not (ARGS.resume and (stage_of(package) / "mutants").exists()):
+                stage(package, ARGS.full_suite)
             run_mutmut(package, ARGS.max_children)
     return report(packages, ARGS.survivors)
 
