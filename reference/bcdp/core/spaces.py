@@ -281,10 +281,11 @@ class Prior:
         return out
 
     def rest_conditional(self, i: int, value: Hashable) -> dict[Point, Fraction]:
-        """pi_{x_-i | x_i = value} as ``{x_-i: probability}`` (all x_-i listed)."""
+        """pi_{x_-i | x_i = value} as ``{x_-i: probability}`` (all x_-i listed); a value of
+        probability 0 has no conditional (:class:`InvalidInputError`)."""
         mass = self.marginal(i)[value]
         if mass == 0:
-            raise ValueError(f"pi(x_{i} = {value!r}) = 0: conditional undefined")
+            raise InvalidInputError(f"pi(x_{i} = {value!r}) = 0: conditional undefined")
         out: dict[Point, Fraction] = {}
         for p, prob in zip(self.domain.points, self.pmf):
             if p[i] == value:
