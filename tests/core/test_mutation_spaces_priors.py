@@ -117,6 +117,14 @@ def test_rest_conditional_of_a_zero_mass_value_is_an_invalid_input_error():
         prior.rest_conditional(0, 1)
 
 
+def test_rest_conditional_of_a_value_outside_the_coordinate_set_is_an_invalid_input_error():
+    """Regression: a value that coordinate i never takes raised a bare KeyError."""
+    prior = Prior(ProductDomain.binary(2), (F(1, 4),) * 4)
+    with pytest.raises(InvalidInputError, match=r"^2 is not a value of coordinate x_1$"):
+        prior.rest_conditional(1, 2)
+    assert prior.rest_conditional(1, 1) == {(0,): F(1, 2), (1,): F(1, 2)}
+
+
 def test_support_lists_exactly_the_points_of_positive_mass():
     prior = Prior(ProductDomain.binary(2), (F(1, 2), F(0), F(1, 2), F(0)))
     assert prior.support() == [0, 2]

@@ -282,8 +282,11 @@ class Prior:
 
     def rest_conditional(self, i: int, value: Hashable) -> dict[Point, Fraction]:
         """pi_{x_-i | x_i = value} as ``{x_-i: probability}`` (all x_-i listed); a value of
-        probability 0 has no conditional (:class:`InvalidInputError`)."""
-        mass = self.marginal(i)[value]
+        probability 0, or not a value of coordinate i, has no conditional (:class:`InvalidInputError`)."""
+        marginal = self.marginal(i)
+        if value not in marginal:
+            raise InvalidInputError(f"{value!r} is not a value of coordinate x_{i}")
+        mass = marginal[value]
         if mass == 0:
             raise InvalidInputError(f"pi(x_{i} = {value!r}) = 0: conditional undefined")
         out: dict[Point, Fraction] = {}
