@@ -74,6 +74,8 @@ GATE: dict[str, list[str]] = {
     ],
 }
 
+TIMEOUT_MULTIPLIER, TIMEOUT_CONSTANT = 4.0, 10.0
+
 # the tests that judge a package's mutants: the package's own tests (tests/ mirrors the source tree).
 # The CLI, claims and reproduction tests also exercise these functions and would kill more mutants,
 # but each of them runs for seconds to minutes; a bug in a package must be caught by its own tests.
@@ -144,6 +146,10 @@ def stage(package: str, full_suite: bool) -> None:
         "do_not_mutate_patterns": DO_NOT_MUTATE_PATTERNS,
         "pytest_add_cli_args_test_selection": selection,
         "also_copy": ["README.md", "CHANGELOG.md", "benchmarks"],
+        # a mutant whose tests take 4x their clean time + 10 s is killed by timeout (mutmut's default,
+        # 15x + 1 s, lets one looping mutant of a 30 s test set hold a worker for 7 minutes)
+        "timeout_multiplier": TIMEOUT_MULTIPLIER,
+        "timeout_constant": TIMEOUT_CONSTANT,
     }
     lines = [
         "[tool.pytest.ini_options]",
