@@ -225,6 +225,7 @@ KILLED = {"killed", "timeout", "segfault"}
 
 def report(packages: list[str], show_survivors: bool) -> int:
     status = {name: verdict for p in packages for name, verdict in results(p).items()}
+    later = set().union(*(killed_by_check(p) for p in packages)) if packages else set()
     equivalents = load_equivalents()
     stale = []
     per = {p: Counter() for p in packages}
@@ -238,6 +239,9 @@ def report(packages: list[str], show_survivors: bool) -> int:
             per[pkg]["not checked"] += 1
         elif verdict in KILLED:
             per[pkg]["killed"] += 1
+        elif name in later:
+            per[pkg]["killed"] += 1
+            per[pkg]["killed by --check"] += 1
         elif name in equivalents:
             want = equivalents[name].get("change", "").strip().splitlines()
             if [ln.strip() for ln in want] != [ln.strip() for ln in changed_lines(diff_of(name))]:
@@ -255,7 +259,8 @@ def report(packages: list[str], show_survivors: bool) -> int:
             stale.append(name)
 
     ok = not stale
-    rows = ["| package | mutants | killed | documented equivalent | survived (of which no tests) | kill rate |",
+    rows = ["| package | mutants | killed (of which by --check) | documented equivalent | survived (of which no tests) "
+            "| kill rate |",
             "|---|---:|---:|---:|---:|---:|"]
     summary = {}
     for pkg in packages:
@@ -264,7 +269,7 @@ def report(packages: list[str], show_survivors: bool) -> int:
         rate = c["killed"] / denominator if denominator else 1.0
         ok &= rate >= ARGS.target and not c["not checked"] and c["mutants"] > 0
         summary[pkg] = dict(c, kill_rate=rate)
-        rows.append(f"| {pkg} | {c['mutants']} | {c['killed']} | {c['equivalent']} | "
+        rows.append(f"| {pkg} | {c['mutants']} | {c['killed']} ({c['killed by --check']}) | {c['equivalent']} | "
                     f"{c['survived']} ({c['no tests']}) | {100 * rate:.1f}%"
                     + (f" ({c['not checked']} not checked yet)" if c["not checked"] else "")
                     + (" (not run)" if not c["mutants"] else "") + " |")
@@ -288,10 +293,31 @@ def report(packages: list[str], show_survivors: bool) -> int:
     return 0 if ok else 1
 
 
+def _sha256(path: Path) -> str:
+    import hashlib
+
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _pytest_under(name: str, stage_dir: Path, test_files: list[str]) -> int:
+    env = dict(os.environ, MUTANT_UNDER_TEST=name, PYTHONDONTWRITEBYTECODE="1")
+    env["PYTHONPATH"] = str(stage_dir / "mutants" / "src")
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider",
+                           *test_files], cwd=stage_dir / "mutants", env=env, capture_output=True,
+                          text=True).returncode
+
+
 def check(test_files: list[str], patterns: list[str]) -> int:
-    """Run the given test files (copied fresh from the checkout into the last stage) under each
+    """Run the given test files (copied fresh from the checkout into the package's stage) under each
     survivor of the last run whose name matches one of ``patterns`` (fnmatch); print which of them the
-    tests now kill.  Quick iteration while writing tests; the full run stays the measurement."""
+    tests now kill.
+
+    The files must first pass on the unmutated stage (otherwise a "kill" could be a test of code
+    changed since the run).  Each kill is recorded in ``<stage>/check_kills.json`` with the SHA-256 of
+    every test file that killed it; ``--report`` counts a survivor as killed by a later test only
+    while one of those files is unchanged in the checkout (column "killed by --check").  The next full
+    run re-measures everything."""
+    from concurrent.futures import ThreadPoolExecutor
     from fnmatch import fnmatch
 
     report_path = STAGE_ROOT / "report.json"
@@ -299,24 +325,53 @@ def check(test_files: list[str], patterns: list[str]) -> int:
         sys.exit("no previous run in build/mutation: run the gate first")
     survivors = [name for names in json.loads(report_path.read_text())["survivors"].values() for name in names
                  if not patterns or any(fnmatch(name, p) for p in patterns)]
-    for package in {package_of(name) for name in survivors}:
+    packages = sorted({package_of(name) for name in survivors})
+    for package in packages:
         for test in test_files:
             target = stage_of(package) / "mutants" / test
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(ROOT / test, target)
-    killed = 0
-    for name in survivors:
-        stage_dir = stage_of(package_of(name))
-        env = dict(os.environ, MUTANT_UNDER_TEST=name, PYTHONDONTWRITEBYTECODE="1")
-        env["PYTHONPATH"] = str(stage_dir / "mutants" / "src")
-        proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-x", "-p", "no:cacheprovider", *test_files],
-                              cwd=stage_dir / "mutants", env=env, capture_output=True, text=True)
-        verdict = "killed" if proc.returncode == 1 else ("survived" if proc.returncode == 0 else
-                                                          f"exit {proc.returncode}")
-        killed += verdict == "killed"
-        print(f"{verdict:9s} {name}", flush=True)
-    print(f"{killed}/{len(survivors)} of the selected survivors killed by {', '.join(test_files)}")
+        clean = _pytest_under("", stage_of(package), test_files)
+        if clean != 0:
+            sys.exit(f"{', '.join(test_files)} fail(s) on the unmutated stage of {package} (pytest exit "
+                     f"{clean}): the stage is older than the code they test; re-run the gate")
+    hashes = {test: _sha256(ROOT / test) for test in test_files}
+
+    def one(name: str) -> tuple[str, str]:
+        code = _pytest_under(name, stage_of(package_of(name)), test_files)
+        return name, "killed" if code == 1 else ("survived" if code == 0 else f"exit {code}")
+
+    killed: list[str] = []
+    with ThreadPoolExecutor(max_workers=max(1, ARGS.max_children)) as pool:
+        for name, verdict in pool.map(one, survivors):
+            if verdict == "killed":
+                killed.append(name)
+            print(f"{verdict:9s} {name}", flush=True)
+    for package in packages:
+        path = stage_of(package) / "check_kills.json"
+        record = json.loads(path.read_text()) if path.exists() else {}
+        for name in killed:
+            if package_of(name) == package:
+                record.setdefault(name, {}).update(hashes)
+        path.write_text(json.dumps(record, indent=1, ensure_ascii=False))
+    print(f"{len(killed)}/{len(survivors)} of the selected survivors killed by {', '.join(test_files)}")
     return 0
+
+
+def killed_by_check(package: str) -> set[str]:
+    """Survivors of the last run killed by a later --check whose test file is unchanged."""
+    path = stage_of(package) / "check_kills.json"
+    if not path.exists():
+        return set()
+    current: dict[str, str | None] = {}
+
+    def digest(test: str) -> str | None:
+        if test not in current:
+            current[test] = _sha256(ROOT / test) if (ROOT / test).exists() else None
+        return current[test]
+
+    return {name for name, files in json.loads(path.read_text()).items()
+            if any(digest(test) == sha for test, sha in files.items())}
 
 
 def main() -> int:

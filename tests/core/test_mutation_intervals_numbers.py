@@ -98,8 +98,10 @@ def test_ball_default_precision_is_53_bits():
 
 
 def test_enclosure_default_precision_is_120_bits():
-    # 1 + 2^-120 needs 121 bits: at 120 bits its ball is rounded and reaches below 1
-    y = 1 + sympy.Rational(1, 2 ** 120)
+    # y = 1 + 2^-118/3 (not dyadic: one outward rounding at the working precision, radius about the
+    # ulp 2^-(prec-1) of [1, 2)): at 120 bits the ball reaches below 1, at 121 bits it no longer does
+    # (a dyadic 1 + 2^-120 would not do: ball_of is exact for dyadics at any precision)
+    y = 1 + sympy.Rational(1, 3 * 2 ** 118)
     below_one = math.nextafter(1.0, 0.0)
     above_one = math.nextafter(1.0, 2.0)
     assert enclosure(y) == enclosure(y, prec=120) == (below_one, above_one)

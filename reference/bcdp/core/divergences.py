@@ -229,7 +229,11 @@ def max_column_ratio(rows: Sequence[Sequence[Fraction]], labels: Sequence[Hashab
 
 class LogMgf:
     """K(a) = log sum_{P(y)>0} Q(y) exp(a l_y), l_y = log(P(y)/Q(y)), and its first two derivatives,
-    at the current mpmath precision (so D_a = K(a)/(a-1), KL = K'(1)).  Requires supp P in supp Q."""
+    at the current mpmath precision (so D_a = K(a)/(a-1), KL = K'(1)).  Requires supp P in supp Q.
+
+    Attributes (over supp P): ``logq`` = log Q(y), ``ell`` = l_y, ``kl`` = KL(P||Q), ``ell_max`` /
+    ``ell_min`` = max / min l_y, and ``scale`` = 1 + max |l_y| + max |log Q(y)|, the size of the
+    terms, which callers multiply by the unit roundoff for their rounding guards."""
 
     def __init__(self, p: Row, q: Row):
         import mpmath

@@ -147,8 +147,9 @@ def ball_of(x: Any) -> flint.arb:
         q = Fraction(int(x.p), int(x.q))
     else:
         q = Fraction(x)
-    if q.denominator & (q.denominator - 1) == 0:  # dyadic: exact
-        return flint.arb(flint.fmpz(q.numerator)) * flint.arb(2) ** (-(q.denominator.bit_length() - 1))
+    if q.denominator & (q.denominator - 1) == 0:  # dyadic: exact, the mantissa at its full width
+        # (arb's product with 2^-k would round a numerator wider than the working precision)
+        return flint.arb((q.numerator, -(q.denominator.bit_length() - 1)))
     return flint.arb(flint.fmpq(q.numerator, q.denominator))
 
 
