@@ -147,6 +147,53 @@ def test_brief_number_writes_exactly_up_to_brief_digits_digits():
     assert brief_number(F(1, 3 * 10 ** 49)) == "about 3.33333e-50"
 
 
+def _six_digits_half_even(q: F) -> str:
+    """Independent oracle: decimal's correctly rounded division at 6 digits, half to even."""
+    import decimal
+
+    ctx = decimal.Context(prec=6, rounding=decimal.ROUND_HALF_EVEN, Emax=10 ** 9, Emin=-10 ** 9)
+    d = ctx.divide(decimal.Decimal(abs(q.numerator)), decimal.Decimal(q.denominator))
+    mantissa, exponent = f"{d:.5e}".split("e")
+    return f"about {'-' if q < 0 else ''}{mantissa.rstrip('0').rstrip('.')}e{int(exponent):+d}"
+
+
+@pytest.mark.parametrize("q", [
+    F(837061_5 * 10 ** 60 + 1, 10 ** 20),         # just above a tie: rounds up
+    F(837061_5 * 10 ** 60 - 1, 10 ** 20),         # just below: rounds down
+    F(837061_5 * 10 ** 60, 10 ** 20),             # the tie itself: half to even (8.37062)
+    F(837062_5 * 10 ** 60, 10 ** 20),             # the tie with an even 6th digit (8.37062)
+    F(999999_5 * 10 ** 60, 10 ** 20),             # 9.999995 -> 1e+(e+1)
+    -F(999999_4999 * 10 ** 60, 10 ** 24),         # 9.9999949.. stays below
+    F(10 ** 60, 10 ** 41 - 1),                    # just above a power of ten
+    F(10 ** 60 - 1, 10 ** 41),                    # just below
+    F(1, 7 * 10 ** 70),
+])
+def test_brief_number_rounds_its_six_digits_correctly(q):
+    """Regression: the 6 digits came from the leading 64 bits of numerator and denominator in float,
+    and printed 8.37061e+47 for values whose correct rounding is 8.37062e+47."""
+    assert brief_number(q) == _six_digits_half_even(q)
+
+
+def test_brief_number_matches_correct_rounding_on_random_long_rationals():
+    import random
+
+    rng = random.Random(20261124)
+    for _ in range(300):
+        q = F(rng.randrange(1, 10 ** rng.randint(42, 400)), rng.randrange(1, 10 ** rng.randint(1, 400)))
+        q *= 10 ** 41 if q.numerator.bit_length() <= 137 else 1
+        assert brief_number(q) == _six_digits_half_even(q), q
+
+
+def test_brief_number_estimates_only_beyond_the_exact_size():
+    """Numbers of more than BRIEF_EXACT_BITS bits: the leading-bits estimate (still 'about')."""
+    from bcdp.core.numbers import BRIEF_EXACT_BITS
+
+    big = 3 ** 130_000                                 # 206,045 bits
+    assert big.bit_length() > BRIEF_EXACT_BITS >= (3 ** 126_000).bit_length()
+    assert brief_number(3 ** 126_000) == _six_digits_half_even(F(3 ** 126_000))
+    assert brief_number(big).startswith("about ") and brief_number(big).endswith("e+62025")
+
+
 def test_to_float_input_edges():
     # a string of exactly MAX_DIGITS characters is accepted, one more is refused
     assert to_float_input("0" * (MAX_DIGITS - 1) + "7") == 7.0

@@ -171,19 +171,24 @@ def to_probability(value: Any, name: str = "probability") -> Fraction:
 
 #: Largest number of digits of a numerator or denominator that :func:`brief_number` writes out exactly.
 BRIEF_DIGITS = 40
+#: beyond this size (about 60000 digits) brief_number estimates its 6 digits from the leading bits
+BRIEF_EXACT_BITS = 200_000
 
 
 def brief_number(value: int | Fraction | sympy.Rational) -> str:
     """An exact rational for an error message, never a crash: the exact ``p/q`` when numerator and
-    denominator have at most :data:`BRIEF_DIGITS` digits, otherwise ``about 1.23457e+4999`` (6
-    significant digits, from the leading bits).  ``str`` of a rational whose numerator has more than
-    4300 digits raises ValueError (Python's int-to-str limit), which turned a bad input (a kernel
-    row of 5000-digit integers that does not sum to 1) into an internal error."""
+    denominator have at most :data:`BRIEF_DIGITS` digits, otherwise ``about 1.23457e+4999``: 6
+    significant digits, correctly rounded (half to even) by integer arithmetic while numerator and
+    denominator have at most :data:`BRIEF_EXACT_BITS` bits, from their leading 64 bits beyond that.
+    ``str`` of a rational whose numerator has more than 4300 digits raises ValueError (Python's
+    int-to-str limit), which turned a bad input (a kernel row of 5000-digit integers that does not
+    sum to 1) into an internal error."""
     q = Fraction(value)
     num, den = abs(q.numerator), q.denominator
     limit = int(BRIEF_DIGITS * 3.3219280948873626)       # bits of a BRIEF_DIGITS-digit number
     if num.bit_length() <= limit and den.bit_length() <= limit:
         return str(q)
+    sign = "-" if q < 0 else ""
 
     def log10(i: int) -> float:                        # log10 of a positive int from its top 64 bits
         shift = max(0, i.bit_length() - 64)
@@ -191,7 +196,18 @@ def brief_number(value: int | Fraction | sympy.Rational) -> str:
 
     exponent10 = log10(num) - log10(den)
     e = math.floor(exponent10)
-    return f"about {'-' if q < 0 else ''}{10 ** (exponent10 - e):.6g}e{e:+d}"
+    if max(num.bit_length(), den.bit_length()) > BRIEF_EXACT_BITS:
+        return f"about {sign}{10 ** (exponent10 - e):.6g}e{e:+d}"
+    while True:                                        # the float estimate of e is off by at most 1
+        digits = round(Fraction(num, den) * Fraction(10) ** (5 - e))   # exact, half to even
+        if digits >= 10 ** 6:                          # also 9.999995 rounded up to 10.0000
+            e += 1
+        elif digits < 10 ** 5:
+            e -= 1
+        else:
+            break
+    mantissa = f"{digits // 10 ** 5}.{digits % 10 ** 5:05d}".rstrip("0").rstrip(".")
+    return f"about {sign}{mantissa}e{e:+d}"
 
 
 def log_of_ratio(ratio: Fraction | float) -> sympy.Expr:
