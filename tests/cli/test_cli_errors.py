@@ -117,3 +117,34 @@ def test_parse_errors_under_abbreviated_json_are_json_too(capsys, argv, wants_js
         assert payload["exit_code"] == 2 and payload["error"]["message"] == err.strip().split(": ", 1)[1]
     else:
         assert out == ""
+
+
+def test_check_json_is_strict_json_for_any_evidence(monkeypatch, capsys):
+    """`bcdp check --json` printed Python's `Infinity`/`NaN` tokens (json.dumps without
+    allow_nan=False) and str() of Fractions and mpf via default=str; now strict JSON: infinities
+    "inf", NaN in evidence "nan", exact numbers as strings."""
+    import json as _json
+    from fractions import Fraction
+
+    import bcdp.claims.runner
+    import mpmath
+    import numpy as np
+    from bcdp.claims import ClaimResult
+    from bcdp.cli import main
+
+    evidence = {"inf": float("inf"), "nan": float("nan"), "neg": -float("inf"), "q": Fraction(1, 3),
+                "mp": mpmath.mpf("0.5"), "mpnan": mpmath.mpf("nan"), "arr": np.array([1.0, np.inf, np.nan]),
+                "nested": [(1, float("nan"))]}
+    results = [ClaimResult("X-1", "src", "stmt", "confirmed", "k", evidence, 0.5)]
+    monkeypatch.setattr(bcdp.claims.runner, "run_all", lambda *a, **k: results)
+    assert main(["check", "--json"]) == 0
+    out = capsys.readouterr().out
+
+    def refuse(token):
+        raise AssertionError(f"non-strict JSON token {token}")
+
+    data = _json.loads(out, parse_constant=refuse)
+    ev = data[0]["evidence"]
+    assert ev["inf"] == "inf" and ev["neg"] == "-inf" and ev["nan"] == "nan" and ev["q"] == "1/3"
+    assert ev["mp"] == "0.5" and ev["mpnan"] == "nan" and ev["arr"] == [1.0, "inf", "nan"]
+    assert ev["nested"] == [[1, "nan"]] and data[0]["passed"] is True
