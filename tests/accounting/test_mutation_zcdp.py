@@ -128,7 +128,7 @@ def test_optimum_beyond_the_float_orders_is_the_largest_order_and_noted():
 
 # -- rho = 0 exactly ----------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("rho", [0, "0", Fraction(0), 0.0, "0/7", flint.arb(0)])
+@pytest.mark.parametrize("rho", [0, "0", Fraction(0), 0.0, "0/7", flint.arb(0), mp.mpf(0)])
 @pytest.mark.parametrize("method", ["cks", "mironov", "asoodeh"])
 def test_rho_exactly_zero_is_eps_zero_at_alpha_infinity(rho, method):
     """Documented: rho = 0 exactly gives eps = 0 for every method (the output laws are equal),
@@ -164,6 +164,22 @@ def test_only_an_exact_zero_is_rho_zero():
         pass
     else:
         assert M(res.upper) >= truth
+
+
+def test_regression_mpf_rho_below_the_float_range_is_not_zero():
+    """Regression: zcdp_to_dp(mpmath.mpf("1e-400"), ...) certified eps = 0 with the "rho = 0" note for
+    cks, mironov and asoodeh (the mpf was tested as zero by its float, 0.0); the exact Mironov value at
+    its optimum is 2 sqrt(rho log(1/delta)) ~ 7.4e-200 (the Bun & Steinke closed form)."""
+    rho = mp.mpf("1e-400")                         # the mpf (53 bits) next to 10^-400
+    with mp.workdps(DPS):
+        bs = 2 * mp.sqrt(rho * mp.log(10 ** 6)) + rho
+    for method in ("cks", "mironov", "asoodeh"):
+        res = cv.zcdp_to_dp(rho, "1e-6", method)
+        assert res.notes == () or res.notes == (se.FLOAT_LIMIT_NOTE,)
+        assert res.alpha_star < math.inf and res.curve != "zCDP(rho=0)"
+    mir = cv.zcdp_to_dp(rho, "1e-6", "mironov")
+    assert bs <= M(mir.upper) <= bs * (1 + mp.mpf(10) ** -14)
+    assert abs(M(cv.bun_steinke_epsilon(rho, "1e-6").alpha_star) / (1 + mp.sqrt(mp.log(10 ** 6) / rho)) - 1) < 1e-14
 
 
 # -- alpha_max ---------------------------------------------------------------------------------------
