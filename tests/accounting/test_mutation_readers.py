@@ -48,7 +48,7 @@ def test_to_mpf_default_name_is_value():
 
 @pytest.mark.parametrize("delta", [
     mpmath.mpf("1e-400"),                          # positive, but its float is 0.0
-    mpmath.mpf(1) - mpmath.mpf(10) ** -30,         # below 1, but its float is 1.0
+    mpmath.mpf("0.999999999999999999999999999999", prec=200),   # below 1, but its float is 1.0
     flint.arb("0.9", "0.2"),                       # [0.7, 1.1]: not inside
     flint.arb(0.75, 0.25),                         # [0.5, 1] exactly: 1 is not < 1
     flint.arb(0.25, 0.25),                         # [0, 0.5] exactly: 0 is not > 0
@@ -155,3 +155,15 @@ def test_rdp_to_dp_certifies_at_the_requested_precision():
     lo200, hi200 = r200.enclosure
     assert lo53 <= lo200 <= hi200 <= hi53 and (lo53, hi53) != (lo200, hi200)
     assert cv.rdp_to_dp(curve, "1e-6", "cks", prec=53).alpha_star == r200.alpha_star
+
+
+def test_zcdp_curve_below_the_float_range_uses_the_exact_rho():
+    """rho = 1e-400 (exact; its float is 0.0) and 3e-320 (a subnormal float's decimal): the search
+    value rho alpha is read from the exact rho, not from its float: at alpha = 1e300 it is about
+    1e-100 and 3e-20."""
+    for rho in ("1e-400", "3e-320", Fraction(1, 10 ** 400)):
+        curve = cu.zcdp_rdp(rho)
+        for a in (1e300, 2.0 ** 1000):
+            exact = Fraction(rho) * Fraction(a)
+            assert curve(a) == pytest.approx(float(exact), rel=1e-15) and curve(a) > 0
+    assert cu.zcdp_rdp("0")(1e300) == 0.0 and cu.zcdp_rdp(0.0)(1e300) == 0.0
