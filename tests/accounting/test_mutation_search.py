@@ -291,3 +291,15 @@ def test_integer_orders_up_to_a_cap(cap, top):
     assert a == float(top) and at_b is (top > 2)
     with pytest.raises(InvalidInputError, match=r"^no integer order in \(1, alpha_max\]"):
         se.search_alpha(zcdp_rdp("0.5"), "1e-6", "cks", "integer", alpha_max=1.9)
+
+
+def test_boundary_notes_at_and_next_to_the_float_limits():
+    """The float-limit note exactly at alpha - 1 = 2^-52 and 1e300 (the limits, inclusive); the
+    caller's-limit note one float inside them; no note when not at a boundary."""
+    assert se.boundary_notes(1 + 2.0 ** -52, True) == (se.FLOAT_LIMIT_NOTE,)
+    assert se.boundary_notes(1e300, True) == (se.FLOAT_LIMIT_NOTE,)
+    assert se.boundary_notes(1 + 2.0 ** -51, True) == (se.BOUNDARY_NOTE,)
+    assert se.boundary_notes(math.nextafter(1e300, 0), True) == (se.BOUNDARY_NOTE,)
+    assert se.boundary_notes(6.0, True) == (se.BOUNDARY_NOTE,)
+    for a in (1 + 2.0 ** -52, 6.0, 1e300):
+        assert se.boundary_notes(a, False) == ()
