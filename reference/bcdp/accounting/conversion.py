@@ -273,10 +273,13 @@ def bun_steinke_epsilon(rho: Any, delta: Any, prec: int = CERT_PREC) -> Certifie
 
 
 def _is_zero(rho: Any) -> bool:
-    """rho is exactly 0 (an exact input equal to 0, a float/mpf 0, or the exact ball 0)."""
+    """rho is exactly 0 (an exact input equal to 0, a float/mpf 0, or the exact ball 0).  An mpf is
+    compared as it is: mpf("1e-400") is positive although its float is 0.0."""
     q = exact_value(rho, "rho")
     if q is not None:
         return q == 0
+    if isinstance(rho, mpmath.mpf):
+        return bool(rho == 0)
     if type(rho).__name__ == "arb":
         return bool(rho.is_exact() and rho == 0)
     if type(rho).__name__ == "ivmpf":
