@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from bcdp.bayesian.exact_inputs import exact_expr, float_vector
 from bcdp.core.errors import InvalidInputError
 from bcdp.core.intervals import compare
-from bcdp.core.numbers import INFINITY, to_float_input, to_fraction
+from bcdp.core.numbers import INFINITY, to_float_input, to_fraction, to_probability
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -139,11 +139,13 @@ def prop6_matrix(delta: Sequence[Any], q: Sequence[Any]) -> sympy.Matrix:
 
 
 def prop6_condition_holds(delta: Sequence[Any], q: Sequence[Any], c: Sequence[Any]) -> bool:
-    """Certified check of A_delta c <= 1 (every row)."""
+    """Certified check of A_delta c <= 1 (every row; c has one entry per coordinate of delta)."""
     import sympy
 
     A = prop6_matrix(delta, q)
     cs = _exact_list(c, "c")
+    if len(cs) != A.rows:
+        raise InvalidInputError(f"c has {len(cs)} entries but delta has {A.rows}")
     return all(compare(sum((A[i, j] * cs[j] for j in range(len(cs))), sympy.Integer(0)), 1) <= 0
                for i in range(len(cs)))
 
@@ -160,7 +162,7 @@ def prop4_bound_ratios(c_ratios: Sequence[Any], q: Sequence[Any],
         return INFINITY if v == INFINITY else to_fraction(v, name)
 
     rs = [frac(v, f"c_ratios[{i}]") for i, v in enumerate(c_ratios)]
-    qs = [to_fraction(v, f"q[{i}]") for i, v in enumerate(q)]
+    qs = [to_probability(v, f"q[{i}]") for i, v in enumerate(q)]
     if len(rs) != len(qs):
         raise InvalidInputError("c_ratios and q must have the same length")
     for i, r in enumerate(rs):
@@ -179,6 +181,8 @@ def prop4_bound_ratios(c_ratios: Sequence[Any], q: Sequence[Any],
             out.append(r * (1 + qs[i] * (prod - 1)))
         return out
     e = frac(ldp_ratio, "ldp_ratio")
+    if e != INFINITY and e < 1:
+        raise InvalidInputError(f"ldp_ratio = {e} < 1 (eps would be negative)")
     for i, r in enumerate(rs):
         if e == INFINITY:
             out.append(INFINITY if r == INFINITY or qs[i] > 0 else r)
