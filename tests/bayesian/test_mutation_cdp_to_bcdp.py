@@ -11,11 +11,14 @@ A_delta c <= 1), and the input policy (the parameter named in the one-line error
 Written to kill the survivors of the mutation gate (benchmarks/mutation_gate.py).  Regressions:
 ``prop6_condition_holds`` checked a c shorter than delta on its leading coordinates only (True for
 ``([1, 2], [0, 0], ["1/10"])``); ``prop4_bound_ratios`` accepted q_i outside [0, 1] and an
-``ldp_ratio`` below 1.
+``ldp_ratio`` below 1; ``prop4_bcdp_bound`` and its float twin gave NaN for a finite c_i with q_i = 0
+next to an infinite level (sympy and numpy read 0 * oo as nan; the bound is c_i).
 """
 
 from __future__ import annotations
 
+import math
+import warnings
 from fractions import Fraction as F
 
 import mpmath
@@ -26,6 +29,7 @@ from bcdp.core.errors import FloatRefusedError, InvalidInputError
 from bcdp.core.numbers import INFINITY
 
 ORACLE_DPS = 60
+R = sympy.Rational
 
 
 def prop4_part1_ratio(r, q, i):
@@ -138,3 +142,76 @@ def test_prop6_condition_refuses_a_c_of_the_wrong_length():
         cdp_to_bcdp.prop6_condition_holds(["1", "2"], [0, 0], ["1/10"])
     with pytest.raises(InvalidInputError, match=r"^c has 3 entries but delta has 2"):
         cdp_to_bcdp.prop6_condition_holds(["1", "2"], [0, 0], ["1/10"] * 3)
+
+
+def prop4_printed(c, q, i, eps=None):
+    """Prop. 4 at ORACLE_DPS digits: part (1) c_i + log(1 + q_i e^{sum_{j != i} c_j} - q_i), or part
+    (2) min{c_i + log(1 + q_i e^eps - q_i), eps} (finite rational inputs)."""
+    with mpmath.workdps(ORACLE_DPS):
+        mp = lambda v: mpmath.mpf(F(v).numerator) / F(v).denominator  # noqa: E731
+        cc, qi = [mp(v) for v in c], mp(q[i])
+        if eps is None:
+            rest = mpmath.fsum(cc[j] for j in range(len(cc)) if j != i)
+            return cc[i] + mpmath.log(1 + qi * mpmath.exp(rest) - qi)
+        return min(cc[i] + mpmath.log(1 + qi * mpmath.exp(mp(eps)) - qi), mp(eps))
+
+
+@pytest.mark.parametrize("eps", [None, "1", "3/4"])
+def test_prop4_exact_and_float_match_the_printed_bound(eps):
+    c, q = ["1/2", "1/4", "1"], ["1/2", "0", "1"]
+    exact = cdp_to_bcdp.prop4_bcdp_bound(c, q, eps)
+    fl = cdp_to_bcdp.prop4_bcdp_bound_float([float(F(v)) for v in c], [float(F(v)) for v in q],
+                                            None if eps is None else float(F(eps)))
+    with mpmath.workdps(ORACLE_DPS):
+        for i in range(3):
+            want = prop4_printed(c, q, i, eps)
+            assert abs(mpmath.mpf(str(sympy.N(exact[i], 55))) - want) < mpmath.mpf(10) ** -45
+            assert float(fl[i]) == pytest.approx(float(want), rel=1e-14)
+
+
+def test_prop4_q_zero_next_to_an_infinite_level():
+    # c_2 = oo: delta_1 = c_1 + log(1 + 0 e^oo - 0) = c_1 at q_1 = 0 (the limit q -> 0), as
+    # prop4_bound_ratios gives; regression: the exact version gave nan (sympy: 0 * oo), the float one nan too
+    assert cdp_to_bcdp.prop4_bcdp_bound(["1", sympy.oo], [0, "1/2"]) == [1, sympy.oo]
+    assert cdp_to_bcdp.prop4_bcdp_bound(["1", sympy.oo, "1/2"], ["1/2", 1, 0]) == [sympy.oo, sympy.oo, R(1, 2)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert cdp_to_bcdp.prop4_bcdp_bound_float([1.0, math.inf], [0.0, 0.5]).tolist() == [1.0, math.inf]
+        assert cdp_to_bcdp.prop4_bcdp_bound_float([math.inf, math.inf], [0.0, 0.0]).tolist() == [math.inf, math.inf]
+        # and the infinite entry itself: inf - inf in sum(c) - c gave nan
+        assert cdp_to_bcdp.prop4_bcdp_bound_float([1.0, math.inf], [0.5, 0.0]).tolist() == [math.inf, math.inf]
+
+
+def test_prop4_infinite_levels():
+    # c_i = oo gives delta_i = oo; c_j = oo (j != i) with q_i > 0 too
+    assert cdp_to_bcdp.prop4_bcdp_bound([sympy.oo, sympy.oo], [0, 0]) == [sympy.oo, sympy.oo]
+    assert cdp_to_bcdp.prop4_bcdp_bound([sympy.oo, "1/2"], ["1/2", "1/2"]) == [sympy.oo, sympy.oo]
+    assert cdp_to_bcdp.prop4_bcdp_bound(["1/2", sympy.oo], ["1/2", 1]) == [sympy.oo, sympy.oo]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        # e^1000 overflows float64: the bound is reported as +inf (an upper bound), without a warning
+        assert cdp_to_bcdp.prop4_bcdp_bound_float([1000.0, 1.0], [0.5, 0.5])[1] == math.inf
+    # part (2): an infinite c_i is capped at eps; the other coordinates are still computed
+    assert cdp_to_bcdp.prop4_bcdp_bound([sympy.oo, "1/2"], ["1/2", 0], 1) == [1, R(1, 2)]
+    assert cdp_to_bcdp.prop4_bcdp_bound(["1/2", sympy.oo], [0, "1/2"], 1) == [R(1, 2), 1]
+
+
+def test_prop4_inputs_are_checked_and_named():
+    with pytest.raises(FloatRefusedError, match=r"^c\[0\]: floats are refused"):
+        cdp_to_bcdp.prop4_bcdp_bound([0.5], ["1/2"])
+    with pytest.raises(FloatRefusedError, match=r"^q\[0\]: floats are refused"):
+        cdp_to_bcdp.prop4_bcdp_bound(["1/2"], [0.5])
+    with pytest.raises(FloatRefusedError, match=r"^eps: floats are refused"):
+        cdp_to_bcdp.prop4_bcdp_bound(["1/2"], ["1/2"], 0.5)
+    with pytest.raises(InvalidInputError, match=r"^c must be a sequence"):
+        cdp_to_bcdp.prop4_ldp_bound("12")
+    with pytest.raises(InvalidInputError, match=r"^c\[1\]: NaN"):
+        cdp_to_bcdp.prop4_bcdp_bound_float([0.5, math.nan], [0.5, 0.5])
+    with pytest.raises(InvalidInputError, match=r"^q\[0\]: NaN"):
+        cdp_to_bcdp.prop4_bcdp_bound_float([0.5], [math.nan])
+    with pytest.raises(InvalidInputError, match=r"^eps: NaN"):
+        cdp_to_bcdp.prop4_bcdp_bound_float([0.5], [0.5], math.nan)
+    with pytest.raises(InvalidInputError, match=r"^c must be non-negative"):
+        cdp_to_bcdp.prop4_bcdp_bound_float([-0.5], [0.5])
+    # eps = 0 is allowed (part 2 caps every bound at 0)
+    assert cdp_to_bcdp.prop4_bcdp_bound_float([0.5], [0.5], 0.0).tolist() == [0.0]

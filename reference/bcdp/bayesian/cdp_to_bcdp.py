@@ -66,6 +66,9 @@ def prop4_bcdp_bound(c: Sequence[Any], q: Sequence[Any], eps: Any | None = None)
             if cs[i] is sympy.oo or (any(r is sympy.oo for r in rest) and qs[i] != 0):
                 out.append(sympy.oo)
                 continue
+            if qs[i] == 0:   # log(1 + 0 e^s - 0) = 0, also for s = oo (sympy reads 0 * oo as nan)
+                out.append(cs[i])
+                continue
             s = sympy.Add(*rest) if rest else sympy.Integer(0)
             out.append(cs[i] + sympy.log(1 + qs[i] * sympy.exp(s) - qs[i]))
         return out
@@ -104,9 +107,14 @@ def prop4_bcdp_bound_float(c: Sequence[float], q: Sequence[float], eps: float | 
     if np.any((q_arr < 0) | (q_arr > 1)):
         raise InvalidInputError("q must lie in [0, 1]")
     if eps is None:
-        rest = c_arr.sum() - c_arr
-        with np.errstate(over="ignore"):
-            return c_arr + np.log1p(q_arr * np.expm1(rest))
+        # sum_{j != i} c_j without inf - inf: +inf when another entry is infinite
+        inf = np.isinf(c_arr)
+        finite = np.where(inf, 0.0, c_arr)
+        rest = np.where(inf.sum() - inf > 0, np.inf, finite.sum() - finite)
+        with np.errstate(over="ignore", invalid="ignore"):
+            # q_i = 0: the log term is log(1) = 0 even when the rest is infinite (not 0 * inf = nan)
+            term = np.where(q_arr == 0, 0.0, q_arr * np.expm1(rest))
+            return c_arr + np.log1p(term)
     eps = to_float_input(eps, "eps")
     if not eps >= 0:
         raise InvalidInputError("eps must be non-negative")
