@@ -215,3 +215,25 @@ def test_prop4_inputs_are_checked_and_named():
         cdp_to_bcdp.prop4_bcdp_bound_float([-0.5], [0.5])
     # eps = 0 is allowed (part 2 caps every bound at 0)
     assert cdp_to_bcdp.prop4_bcdp_bound_float([0.5], [0.5], 0.0).tolist() == [0.0]
+
+
+def test_prop4_part2_ratios_match_the_printed_bound():
+    # part (2): e^{delta'_i} = min{r_i (1 + q_i (e^eps - 1)), e^eps}; values below and at the cap
+    r, q, e = ["2", "3/2", "5"], ["1/4", "0", "1/2"], "4"
+    got = cdp_to_bcdp.prop4_bound_ratios(r, q, e)
+    with mpmath.workdps(ORACLE_DPS):
+        for i, g in enumerate(got):
+            c_i = mpmath.log(mpmath.mpf(F(r[i]).numerator) / F(r[i]).denominator)
+            eps = mpmath.log(mpmath.mpf(F(e).numerator) / F(e).denominator)
+            qi = mpmath.mpf(F(q[i]).numerator) / F(q[i]).denominator
+            want = mpmath.exp(min(c_i + mpmath.log(1 + qi * mpmath.exp(eps) - qi), eps))
+            assert abs(mpmath.mpf(g.numerator) / g.denominator - want) < want * mpmath.mpf(10) ** -50
+    assert got[2] == 4                                    # 5 (1 + 3/2) > 4: capped at e^eps
+
+
+def test_prop4_part2_ratios_infinite_levels():
+    # eps = oo: delta'_i = min{c_i + log(1 + q_i (e^oo - 1)), oo} = oo if q_i > 0 or c_i = oo, else c_i
+    assert cdp_to_bcdp.prop4_bound_ratios([2, 3, INFINITY], [0, "1/2", 0], INFINITY) == [F(2), INFINITY, INFINITY]
+    # c_i = oo with a finite eps: capped at e^eps; the finite neighbour is computed
+    assert cdp_to_bcdp.prop4_bound_ratios([INFINITY, 2], ["1/2", "1/2"], 3) == [F(3), F(3)]
+    assert cdp_to_bcdp.prop4_bound_ratios([INFINITY, 2], [0, 0], 3) == [F(3), F(2)]
