@@ -148,7 +148,7 @@ def prop4_printed(c, q, i, eps=None):
     """Prop. 4 at ORACLE_DPS digits: part (1) c_i + log(1 + q_i e^{sum_{j != i} c_j} - q_i), or part
     (2) min{c_i + log(1 + q_i e^eps - q_i), eps} (finite rational inputs)."""
     with mpmath.workdps(ORACLE_DPS):
-        mp = lambda v: mpmath.mpf(F(v).numerator) / F(v).denominator  # noqa: E731
+        mp = lambda v: mpmath.mpf(F(v).numerator) / F(v).denominator
         cc, qi = [mp(v) for v in c], mp(q[i])
         if eps is None:
             rest = mpmath.fsum(cc[j] for j in range(len(cc)) if j != i)

@@ -32,7 +32,7 @@ R = sympy.Rational
 def eq16_strict(delta, eps, q, zeta) -> list:
     """eq. (16) with the strict test, at ORACLE_DPS digits, in the caller's order (inputs: strings)."""
     with mpmath.workdps(ORACLE_DPS):
-        mp = lambda v: mpmath.mpf(sympy.Rational(v).p) / sympy.Rational(v).q  # noqa: E731
+        mp = lambda v: mpmath.mpf(sympy.Rational(v).p) / sympy.Rational(v).q
         e, qq, z = mp(eps), mp(q), mp(zeta)
         order = sorted(range(len(delta)), key=lambda i: (sympy.Rational(delta[i]), i))
         t = [min(mp(delta[i]), e) for i in order]
@@ -93,7 +93,7 @@ def test_exact_strict_maps_back_to_the_callers_order():
 @pytest.mark.parametrize("case", CASES)
 def test_public_code_float_matches_eq16_strict(case):
     delta, eps, q, zeta = case
-    fl = lambda v: float(sympy.Rational(v))  # noqa: E731
+    fl = lambda v: float(sympy.Rational(v))
     got = variants.allocation_public_code_float([fl(v) for v in delta], fl(eps), fl(q), fl(zeta))
     want = eq16_strict(delta, eps, q, zeta)
     if case[2] == "1" and case[3] == "1":
