@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 from bcdp.bayesian.exact_inputs import exact_expr, float_vector
 from bcdp.core.errors import InvalidInputError
 from bcdp.core.intervals import compare
-from bcdp.core.numbers import INFINITY, to_float_input, to_fraction
+from bcdp.core.numbers import INFINITY, to_float_input, to_fraction, to_probability
 
 if TYPE_CHECKING:  # pragma: no cover
     import numpy as np
@@ -66,6 +66,9 @@ def prop4_bcdp_bound(c: Sequence[Any], q: Sequence[Any], eps: Any | None = None)
             if cs[i] is sympy.oo or (any(r is sympy.oo for r in rest) and qs[i] != 0):
                 out.append(sympy.oo)
                 continue
+            if qs[i] == 0:   # log(1 + 0 e^s - 0) = 0, also for s = oo (sympy reads 0 * oo as nan)
+                out.append(cs[i])
+                continue
             s = sympy.Add(*rest) if rest else sympy.Integer(0)
             out.append(cs[i] + sympy.log(1 + qs[i] * sympy.exp(s) - qs[i]))
         return out
@@ -104,9 +107,14 @@ def prop4_bcdp_bound_float(c: Sequence[float], q: Sequence[float], eps: float | 
     if np.any((q_arr < 0) | (q_arr > 1)):
         raise InvalidInputError("q must lie in [0, 1]")
     if eps is None:
-        rest = c_arr.sum() - c_arr
-        with np.errstate(over="ignore"):
-            return c_arr + np.log1p(q_arr * np.expm1(rest))
+        # sum_{j != i} c_j without inf - inf: +inf when another entry is infinite
+        inf = np.isinf(c_arr)
+        finite = np.where(inf, 0.0, c_arr)
+        rest = np.where(inf.sum() - inf > 0, np.inf, finite.sum() - finite)
+        with np.errstate(over="ignore", invalid="ignore"):
+            # q_i = 0: the log term is log(1) = 0 even when the rest is infinite (not 0 * inf = nan)
+            term = np.where(q_arr == 0, 0.0, q_arr * np.expm1(rest))
+            return c_arr + np.log1p(term)
     eps = to_float_input(eps, "eps")
     if not eps >= 0:
         raise InvalidInputError("eps must be non-negative")
@@ -139,11 +147,13 @@ def prop6_matrix(delta: Sequence[Any], q: Sequence[Any]) -> sympy.Matrix:
 
 
 def prop6_condition_holds(delta: Sequence[Any], q: Sequence[Any], c: Sequence[Any]) -> bool:
-    """Certified check of A_delta c <= 1 (every row)."""
+    """Certified check of A_delta c <= 1 (every row; c has one entry per coordinate of delta)."""
     import sympy
 
     A = prop6_matrix(delta, q)
     cs = _exact_list(c, "c")
+    if len(cs) != A.rows:
+        raise InvalidInputError(f"c has {len(cs)} entries but delta has {A.rows}")
     return all(compare(sum((A[i, j] * cs[j] for j in range(len(cs))), sympy.Integer(0)), 1) <= 0
                for i in range(len(cs)))
 
@@ -160,7 +170,7 @@ def prop4_bound_ratios(c_ratios: Sequence[Any], q: Sequence[Any],
         return INFINITY if v == INFINITY else to_fraction(v, name)
 
     rs = [frac(v, f"c_ratios[{i}]") for i, v in enumerate(c_ratios)]
-    qs = [to_fraction(v, f"q[{i}]") for i, v in enumerate(q)]
+    qs = [to_probability(v, f"q[{i}]") for i, v in enumerate(q)]
     if len(rs) != len(qs):
         raise InvalidInputError("c_ratios and q must have the same length")
     for i, r in enumerate(rs):
@@ -179,6 +189,8 @@ def prop4_bound_ratios(c_ratios: Sequence[Any], q: Sequence[Any],
             out.append(r * (1 + qs[i] * (prod - 1)))
         return out
     e = frac(ldp_ratio, "ldp_ratio")
+    if e != INFINITY and e < 1:
+        raise InvalidInputError(f"ldp_ratio = {e} < 1 (eps would be negative)")
     for i, r in enumerate(rs):
         if e == INFINITY:
             out.append(INFINITY if r == INFINITY or qs[i] > 0 else r)

@@ -230,7 +230,10 @@ def evaluate(piece: Piece, lo: list[float], hi: list[float], z0,
 
 def _nnls_multipliers(A, b, z, grad, lo, hi) -> list[float]:
     """y >= 0 on the (nearly) active rows minimising |grad + A^T y| on the coordinates that are
-    not at a box bound (any y >= 0 keeps the bound valid; this one makes it tight at a KKT point)."""
+    not at a box bound (any y >= 0 keeps the bound valid; this one makes it tight at a KKT point).
+
+    Nearly active: slack b_i - (A z)_i <= 1e-9 (1 + |b_i|); at a box bound: within 1e-9 box widths
+    (inclusive) of lo or hi.  Used only when scipy's SLSQP returns no multipliers (scipy < 1.15)."""
     from scipy.optimize import nnls
 
     width = np.maximum(hi - lo, 1e-300)

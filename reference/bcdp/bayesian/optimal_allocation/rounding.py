@@ -26,12 +26,22 @@ from bcdp.bayesian.optimal_allocation.relaxation import project
 from bcdp.core.intervals import arb_precision, compare
 
 
+def _floor_log10(x: Fraction) -> int:
+    """floor(log10(x)) of a positive Fraction, exactly (no float: x may be below or above float range)."""
+    e = len(str(x.numerator)) - len(str(x.denominator))   # within 1 of the answer
+    if Fraction(10) ** e > x:
+        e -= 1
+    elif Fraction(10) ** (e + 1) <= x:
+        e += 1
+    return e
+
+
 def round_rel(x: float | Fraction, digits: int = 16) -> Fraction:
     """x rounded to ``digits`` significant decimal digits (exact Fraction)."""
     xf = Fraction(x)
     if xf == 0:
         return xf
-    k = digits - 1 - math.floor(math.log10(abs(float(xf)))) if float(xf) != 0 else digits
+    k = digits - 1 - _floor_log10(abs(xf))
     if k >= 0:
         return Fraction(round(xf * 10 ** k), 10 ** k)
     return Fraction(round(xf / 10 ** (-k))) * 10 ** (-k)
