@@ -88,6 +88,17 @@ def test_to_float_does_not_round_twice():
         assert to_float(e) == float(mpmath.exp(mpmath.mpf(1) / 3))
 
 
+def test_to_float_settles_a_straddling_enclosure_at_a_higher_precision():
+    """1 + 2^-53 +- 1/(3 2^200) (not dyadic, so its 120-bit ball has a radius) lies within 2^-120 of
+    the midpoint between the floats 1 and 1 + 2^-52: the 120-bit ends round to different floats, and
+    only the 250-bit enclosure decides.  Answering from the first enclosure's lower end would give
+    1.0 above the midpoint."""
+    for sign, want in ((1, 1 + 2.0 ** -52), (-1, 1.0)):
+        x = F(1) + F(1, 2 ** 53) + sign * F(1, 3 * 2 ** 200)
+        assert float(x) == want                       # Fraction.__float__ is correctly rounded
+        assert to_float(sympy.Rational(x.numerator, x.denominator)) == want
+
+
 # -- default precisions -----------------------------------------------------------------------------------
 
 def test_ball_default_precision_is_53_bits():
