@@ -20,7 +20,7 @@ from bcdp.core.errors import FloatRefusedError, InvalidInputError
 from bcdp.core.numbers import INFINITY
 from bcdp.core.parameters import LogRatioParameter
 from bcdp.partial.dstar import d_star, d_star_json
-from bcdp.partial.pure import dataset_domain, minimal_nabla_ratios, nabla_dp_holds, to_point
+from bcdp.partial.pure import dataset_domain, minimal_nabla_ratios, nabla_dp_holds, to_point, whole_record_epsilon
 
 
 def test_to_point_refuses_a_wrong_number_of_records():
@@ -94,6 +94,29 @@ def test_eps_fn_errors_name_the_records():
         nabla_dp_holds(mech, 2, 1, lambda r, s: "x" if r > s else 3)
     with pytest.raises(FloatRefusedError, match=r"^eps_fn\(\[0\], \[1\]\) returned a float"):
         nabla_dp_holds(mech, 2, 1, lambda r, s: 3.0)
+
+
+def xor_rr() -> Mechanism:
+    """Two records of one bit; the output is RR(3/4) of x_0 XOR x_1: both records give ratio 3."""
+    dom = dataset_domain([(0, 1)], 2)
+    rr = {0: (F(3, 4), F(1, 4)), 1: (F(1, 4), F(3, 4))}
+    return Mechanism.from_function(dom, (0, 1), lambda x: dict(zip((0, 1), rr[x[0] ^ x[1]])))
+
+
+def test_whole_record_epsilon_edges():
+    """Def. 1: max over pairs differing in one record of the output ratio (brute force: RR(3/4)
+    gives 3).  Ties between records: the first record; equal rows: ratio 1 with a witness; a single
+    input: ratio 1 (eps = 0) and no witness."""
+    res = whole_record_epsilon(xor_rr(), 2, 1)
+    assert res.ratio == 3 == max(brute_ratios(xor_rr(), 2, 1).values())
+    assert res.witness["record"] == 0 and res.witness["x"][1] == res.witness["x_prime"][1]
+    res1 = whole_record_epsilon(two_records(), 2, 1)
+    assert res1.ratio == 3 and res1.witness["record"] == 1
+    const = Mechanism(dataset_domain([(0, 1)], 1), (0, 1), ((F(1, 2), F(1, 2)), (F(1, 2), F(1, 2))))
+    flat = whole_record_epsilon(const, 1, 1)
+    assert flat.ratio == 1 and flat.witness["record"] == 0
+    single = whole_record_epsilon(const, 1, 1, inputs=[((0,),)])
+    assert single.ratio == 1 and isinstance(single.ratio, F) and single.witness is None
 
 
 # -- d_star_json -------------------------------------------------------------------------------------
