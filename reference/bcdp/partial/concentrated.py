@@ -89,8 +89,8 @@ def _max_over_pairs(mech: Mechanism, n: int, d: int, inputs: Sequence | None, re
                     ends: Callable[[Certified, int], tuple[Any, Any]], provenance: str) -> Certified:
     """Certified enclosure of the max over :func:`one_record_pairs` of an increasing function of D*
     (``ends(D*, k)`` = certified (lower, upper) of the function over the D* enclosure), with the
-    witness pair of the largest lower end; ``INFINITY`` at the first infinite D*; exactly 0
-    without pairs."""
+    witness pair of the largest lower end (the first such pair in the order of
+    :func:`one_record_pairs`); ``INFINITY`` at the first infinite D*; exactly 0 without pairs."""
     best_lo, best_hi, best_w = mpmath.mpf(0), mpmath.mpf(0), None
     with mpmath.workdps(dps + GUARD_DIGITS):
         for i, a, b, k in one_record_pairs(mech, n, d, inputs):
@@ -113,7 +113,8 @@ def per_attribute_cdp_epsilon(mech: Mechanism, n: int, d: int, inputs: Sequence 
     eps0 = max over those pairs (both orders) of sqrt(2 D*)/||x_i - x'_i||_0.
 
     Returns a certified enclosure (mpf; ``INFINITY`` if some D* is infinite; sqrt(2 D*)/k of the
-    D* ends rounded outward with arb ball arithmetic) with the witness pair of the largest lower end
+    D* ends rounded outward with arb ball arithmetic at about dps + 15 digits) with the witness pair
+    of the largest lower end (the first such pair of :func:`one_record_pairs`)
     (keys ``x``, ``x_prime``, ``record``, ``hamming``, ``d_star``).  No constraint at all (a single
     input) gives exactly 0 and no witness."""
     dps = check_precision(dps, "dps", DIVERGENCE_MIN_DPS, MAX_DPS)

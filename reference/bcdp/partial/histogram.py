@@ -95,7 +95,8 @@ def counts(data: Counter, lo: int, hi: int) -> Counter:
 
 
 def max_log_ratio(x: Counter, xp: Counter, p: Params, stage2: bool = True):
-    """Exact sup over all outputs of log P_x / P_x' (records are 4-character bit strings)."""
+    """Exact sup over all outputs of log P_x / P_x' (records are 4-character bit strings), with the
+    maximising level-1 lists (L_12, L_34): the first in the enumeration by increasing list size."""
     tau1, tau2 = p.tau, p.tau + p.mu
     f12, g12, f34, g34 = counts(x, 0, 2), counts(xp, 0, 2), counts(x, 2, 4), counts(xp, 2, 4)
     acc1 = {}

@@ -252,7 +252,7 @@ def whole_record_epsilon(mech: Mechanism, n: int, d: int, inputs: Sequence | Non
                          ) -> LogRatioParameter:
     """Pure DP eps under replace-one neighbouring (Def. 1): max over input pairs differing in any
     attributes of exactly one record, and outputs (R1).  Witness keys: ``x``, ``x_prime``, ``R``,
-    ``record``."""
+    ``record`` (the first record attaining the max); ratio 1 and no witness without any pair."""
     idx = input_indices(mech, n, d, inputs)
     best: Fraction | float = Fraction(1)
     best_w = None
