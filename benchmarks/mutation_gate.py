@@ -365,13 +365,13 @@ def killed_by_check(package: str) -> set[str]:
         return set()
     current: dict[str, str | None] = {}
 
-    def digest(test: str) -> str | None:
+    def sha_now(test: str) -> str | None:
         if test not in current:
             current[test] = _sha256(ROOT / test) if (ROOT / test).exists() else None
         return current[test]
 
     return {name for name, files in json.loads(path.read_text()).items()
-            if any(digest(test) == sha for test, sha in files.items())}
+            if any(sha_now(test) == sha for test, sha in files.items())}
 
 
 def main() -> int:
