@@ -31,9 +31,9 @@ def _fmt21_thm31(eps0, n, dt):
 
 
 @pytest.mark.parametrize("kwargs, name", [
-    (dict(eps0=-1.0), "eps0"), (dict(n=0), "n"), (dict(T=0), "T"), (dict(delta=0.0), "delta")])
+    ({"eps0": -1.0}, "eps0"), ({"n": 0}, "n"), ({"T": 0}, "T"), ({"delta": 0.0}, "delta")])
 def test_each_bad_argument_is_named(kwargs, name):
-    args = dict(eps0=1.0, n=1000, T=10, delta=1e-6) | kwargs
+    args = {"eps0": 1.0, "n": 1000, "T": 10, "delta": 1e-6} | kwargs
     with pytest.raises(InvalidInputError, match=rf"^{name} must"):
         clones_kov_composition(args["eps0"], args["n"], args["T"], args["delta"], split_grid=(0.5,))
 

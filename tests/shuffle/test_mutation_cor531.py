@@ -13,7 +13,7 @@ from fractions import Fraction
 import mpmath
 import numpy as np
 import pytest
-from bcdp.core.errors import InvalidInputError, ValidityConditionError
+from bcdp.core.errors import InvalidInputError
 from bcdp.shuffle import float_bounds as fb
 from bcdp.shuffle import shuffled_bounds as sh
 from bcdp.shuffle import subsampled as sr
