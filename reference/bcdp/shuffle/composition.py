@@ -293,7 +293,7 @@ def clones_kov_composition(eps0: float, n: int, T: int, delta: float, *,
     Each of the T rounds is a shuffle of n eps0-DP reports, (eps~, delta~)-DP by FMT21 with
     ``delta~ = x delta / T``; the T rounds are composed with KOV15's optimal composition at total
     ``delta`` (KOV: ``1 - (1 - delta~)^T (1 - delta_RR) <= delta``).  The split ``x`` is chosen
-    from ``split_grid`` (the thesis does not state its split; it is optimised here on a grid).  ``per_round``: ``"numerical"`` (:func:`clones_numerical`, certified upper end;
+    from ``split_grid`` (the thesis does not state its split; it is optimised here on a grid; the first of equally good splits is kept).  ``per_round``: ``"numerical"`` (:func:`clones_numerical`, certified upper end;
     the thesis text says its FMT baseline was "computed numerically"), ``"author-code"`` or
     ``"theorem-3.1"`` (:func:`clones_closed_form`; split points outside Thm 3.1's range are
     skipped).  Returns the KOV bracket of the best split, with ``details`` recording the split,

@@ -213,6 +213,14 @@ def thm541_poisson_float(n: int, gamma: float, eps0: float, alphas: Sequence[int
         a = int(a)
         lm = np.zeros(t.shape)  # t = 0: both neighbours release the empty histogram, moment 1
         lm[pos] = np.minimum(_thm541_log_moment_t(n, t[pos], e, a), (a - 1) * e)
-        total = float(logsumexp(np.append(lpmf + lm, l_out + (a - 1) * e)))
-        out[idx] = max(0.0, total) / (a - 1)
+        # The Bin(n, gamma) weights sum to 1, so the mixture is 1 + sum_t w_t (M_t - 1) + P_out (cap - 1):
+        # summing the excesses (log(M - 1) = lm + log(1 - e^{-lm})) and adding the 1 exactly keeps the
+        # value relatively accurate; summing w_t M_t in log space lost it to the rounding of the
+        # weights (at n = 10^6, gamma = 1e-6 scipy's pmf sums to 1 - 7e-11, an excess of 6e-11
+        # was returned as 0: below the Thm 5.4.1 mixture it claims to bound).
+        with np.errstate(divide="ignore"):
+            lx = lm + np.log(-np.expm1(-lm))
+            lcap = (a - 1) * e + math.log(-math.expm1(-(a - 1) * e))
+        lexcess = float(logsumexp(np.append(lpmf + lx, l_out + lcap)))
+        out[idx] = float(np.logaddexp(0.0, lexcess)) / (a - 1)
     return out
