@@ -19,6 +19,7 @@ from bcdp.accounting import search as se
 from bcdp.accounting.conversion import rdp_to_dp, zcdp_rdp
 from bcdp.accounting.curves import rdp_curve_from_arrays, rdp_curve_from_callable
 from bcdp.core.errors import InvalidInputError
+from minimisers import golden_section_min
 
 DPS = 60
 
@@ -43,21 +44,8 @@ def oracle_min(method, rho, delta):
     with mp.workdps(DPS):
         R, D = M(rho), M(delta)
         f = lambda s: printed(method, R, mp.exp(s), D)  # noqa: E731
-        lo, hi = mp.mpf(-700), mp.mpf(700)
-        g = (mp.sqrt(5) - 1) / 2
-        x1, x2 = hi - g * (hi - lo), lo + g * (hi - lo)
-        f1, f2 = f(x1), f(x2)
-        for _ in range(400):
-            if f1 < f2:
-                hi, x2, f2 = x2, x1, f1
-                x1 = hi - g * (hi - lo)
-                f1 = f(x1)
-            else:
-                lo, x1, f1 = x1, x2, f2
-                x2 = lo + g * (hi - lo)
-                f2 = f(x2)
-        s = (lo + hi) / 2
-        return 1 + mp.exp(s), f(s)
+        s, value = golden_section_min(f, -700, 700, 400)
+        return 1 + mp.exp(s), value
 
 
 def value_at(method, rho, alpha, delta):

@@ -26,6 +26,7 @@ import pytest
 from bcdp.accounting import conversion as cv
 from bcdp.accounting import search as se
 from bcdp.core.errors import InvalidInputError
+from minimisers import golden_section_min
 
 DPS = 60
 
@@ -55,20 +56,8 @@ def oracle_min(method: str, rho, delta):
         f = lambda s: eps_formula(method, rho, 1 + mp.exp(s), delta)  # noqa: E731
         lo = mp.log(mp.mpf(10) ** -12)
         hi = mp.log(1 / delta - 1) - mp.mpf(10) ** -20 if method == "asoodeh" else mp.log(mp.mpf(10) ** 12)
-        g = (mp.sqrt(5) - 1) / 2
-        x1, x2 = hi - g * (hi - lo), lo + g * (hi - lo)
-        f1, f2 = f(x1), f(x2)
-        for _ in range(300):
-            if f1 < f2:
-                hi, x2, f2 = x2, x1, f1
-                x1 = hi - g * (hi - lo)
-                f1 = f(x1)
-            else:
-                lo, x1, f1 = x1, x2, f2
-                x2 = lo + g * (hi - lo)
-                f2 = f(x2)
-        s = (lo + hi) / 2
-        return 1 + mp.exp(s), f(s)
+        s, value = golden_section_min(f, lo, hi, 300)
+        return 1 + mp.exp(s), value
 
 
 def eps_at(method: str, rho, alpha: float, delta):

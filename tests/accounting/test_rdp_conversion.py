@@ -32,6 +32,7 @@ from bcdp.core.intervals import arb_precision, ball_lower, ball_upper
 from bcdp.core.results import Certified
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from minimisers import golden_section_min
 
 DPS = 50
 
@@ -99,25 +100,6 @@ def objective_ref(method, a, r, d):
     return mp.log(1 + mp.expm1((a - 1) * r) / (a * d)) / (a - 1)
 
 
-def golden_min(g, t_lo, t_hi, iters=160):
-    """Golden-section minimum of a unimodal g on [t_lo, t_hi] (mpmath)."""
-    invphi = (mp.sqrt(5) - 1) / 2
-    a, b = mp.mpf(t_lo), mp.mpf(t_hi)
-    c, d = b - invphi * (b - a), a + invphi * (b - a)
-    gc, gd = g(c), g(d)
-    for _ in range(iters):
-        if gc < gd:
-            b, d, gd = d, c, gc
-            c = b - invphi * (b - a)
-            gc = g(c)
-        else:
-            a, c, gc = c, d, gd
-            d = a + invphi * (b - a)
-            gd = g(d)
-    t = (a + b) / 2
-    return g(t), t
-
-
 def exact_optimum(method, rdp_mp, d, alpha_max=mp.mpf(10) ** 6):
     """inf over real alpha of the conversion (50 digits): coarse grid in t = log(alpha - 1), then
     golden section in the bracket of the best grid point."""
@@ -128,7 +110,7 @@ def exact_optimum(method, rdp_mp, d, alpha_max=mp.mpf(10) ** 6):
         g = lambda t: objective_ref(method, 1 + mp.exp(t), rdp_mp(1 + mp.exp(t)), d)  # noqa: E731
         vals = [g(t) for t in ts]
         i = min(range(len(vals)), key=lambda k: vals[k])
-        v, t = golden_min(g, ts[max(i - 1, 0)], ts[min(i + 1, len(ts) - 1)])
+        t, v = golden_section_min(g, ts[max(i - 1, 0)], ts[min(i + 1, len(ts) - 1)], 160)
         return v, 1 + mp.exp(t)
 
 

@@ -23,6 +23,7 @@ import mpmath as mp
 import pytest
 from bcdp.accounting.conversion import gaussian_rdp, rdp_to_dp, zcdp_rdp, zcdp_to_dp
 from bcdp.accounting.search import FLOAT_LIMIT_NOTE, search_alpha
+from minimisers import golden_section_min
 
 DPS = 60
 RHOS = ("1e-12", "1e-9", "1e-6", "1e-3", "0.1", "1", "10", "1e3")
@@ -34,23 +35,6 @@ def cks_printed(rho, delta, alpha):
     return rho * alpha + (-mp.log(delta) + (alpha - 1) * mp.log(1 - 1 / alpha) - mp.log(alpha)) / (alpha - 1)
 
 
-def golden(g, a, b, iters=200):
-    invphi = (mp.sqrt(5) - 1) / 2
-    c, d = b - invphi * (b - a), a + invphi * (b - a)
-    gc, gd = g(c), g(d)
-    for _ in range(iters):
-        if gc < gd:
-            b, d, gd = d, c, gc
-            c = b - invphi * (b - a)
-            gc = g(c)
-        else:
-            a, c, gc = c, d, gd
-            d = a + invphi * (b - a)
-            gd = g(d)
-    t = (a + b) / 2
-    return g(t), 1 + mp.exp(t)
-
-
 def cks_minimum(rho: str, delta: str):
     """inf over alpha in (1, inf) of the printed CKS formula (60 digits): grid in t = log(alpha - 1)
     over [-36, 700] (alpha - 1 from 2e-16 to 1e304), then golden section around the best point."""
@@ -60,7 +44,8 @@ def cks_minimum(rho: str, delta: str):
         ts = [mp.mpf(-36) + mp.mpf(736) * k / 1472 for k in range(1473)]
         vals = [g(t) for t in ts]
         i = min(range(len(vals)), key=vals.__getitem__)
-        return golden(g, ts[max(i - 1, 0)], ts[min(i + 1, len(ts) - 1)])
+        t, value = golden_section_min(g, ts[max(i - 1, 0)], ts[min(i + 1, len(ts) - 1)], 200)
+        return value, 1 + mp.exp(t)
 
 
 def bun_steinke(rho: str, delta: str):
