@@ -34,6 +34,17 @@ def test_jsonable_keeps_none_bools_and_strings_as_they_are():
     assert jsonable({"a": None, "b": [None, True]}) == {"a": None, "b": [None, True]}
 
 
+def test_jsonable_refuses_nan_unless_a_text_is_given_at_every_depth():
+    nested = {"f": float("nan"), "m": mpmath.mpf("nan"), "a": np.array([1.5, np.nan]),
+              "t": [(2, float("nan"))], "ok": 0.25}
+    for bad in (float("nan"), mpmath.mpf("nan"), nested, [nested]):
+        with pytest.raises(ValueError, match="^NaN is not a valid result$"):
+            jsonable(bad)
+    assert jsonable(nested, nan="nan") == {"f": "nan", "m": "nan", "a": [1.5, "nan"], "t": [[2, "nan"]],
+                                           "ok": 0.25}
+    assert jsonable(Certified(0.5, 0.5, 0.5), nan="x") == Certified(0.5, 0.5, 0.5).to_json()
+
+
 def test_jsonable_float_and_mpf_infinities_keep_their_sign():
     assert jsonable(math.inf) == "inf" and jsonable(-math.inf) == "-inf"
     assert jsonable(mpmath.mpf("inf")) == "inf" and jsonable(mpmath.mpf("-inf")) == "-inf"

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 from typing import Any, Iterable
 
 from bcdp.core.errors import EXIT_CHECK_FAILED, EXIT_OK
@@ -39,33 +38,13 @@ def check_table(results: Iterable[Any]) -> str:
     return "\n".join(out)
 
 
-def _nan_as_text(x: Any) -> Any:
-    """Evidence is a record of what a check saw: a NaN there is written as the string "nan" (strict
-    JSON has no NaN; :func:`bcdp.core.results.jsonable` refuses it in results)."""
-    if isinstance(x, float) and math.isnan(x):
-        return "nan"
-    if isinstance(x, dict):
-        return {k: _nan_as_text(v) for k, v in x.items()}
-    if isinstance(x, (list, tuple)):
-        return [_nan_as_text(v) for v in x]
-    if type(x).__module__.startswith("mpmath"):
-        import mpmath
-
-        return "nan" if mpmath.isnan(x) else x
-    if type(x).__module__.startswith("numpy") and getattr(x, "dtype", None) is not None and x.dtype.kind == "f":
-        import numpy as np
-
-        return _nan_as_text(np.asarray(x).tolist())
-    return x
-
-
 def run(args: argparse.Namespace) -> int:
     from bcdp.claims.runner import run_all
 
     results = run_all()
     failed = [r for r in results if not r.passed]
     if args.json:
-        print(json.dumps(jsonable(_nan_as_text([r.to_json() for r in results])), indent=2, allow_nan=False))
+        print(json.dumps(jsonable([r.to_json() for r in results], nan="nan"), indent=2, allow_nan=False))
     else:
         print(check_table(results))
         print(f"\n{len(results) - len(failed)}/{len(results)} claim checks passed"

@@ -119,17 +119,18 @@ def decide_le(a: Any, b: Any) -> bool | None:
     return None
 
 
-def jsonable(x: Any) -> Any:
+def jsonable(x: Any, nan: str | None = None) -> Any:
     """A strict-JSON value: infinities as ``"inf"``/``"-inf"``, Fractions and sympy values as
     strings, mpf values as strings of 40 significant digits (trailing zeros dropped), tuples and numpy arrays as lists, numpy
-    scalars as Python numbers, results through their ``to_json``; NaN is refused."""
+    scalars as Python numbers, results through their ``to_json``.  NaN is refused (ValueError), or
+    written as the string ``nan`` when one is given (records of what a check saw, not results)."""
     if x is None or isinstance(x, (bool, str)):
         return x
     if isinstance(x, int):
         return x
     if isinstance(x, float):
         if math.isnan(x):
-            raise ValueError("NaN is not a valid result")
+            return _nan(nan)
         if math.isinf(x):
             return "inf" if x > 0 else "-inf"
         return x
@@ -138,23 +139,29 @@ def jsonable(x: Any) -> Any:
     if isinstance(x, Certified):
         return x.to_json()
     if isinstance(x, Mapping):
-        return {str(k): jsonable(v) for k, v in x.items()}
+        return {str(k): jsonable(v, nan) for k, v in x.items()}
     if isinstance(x, (list, tuple)):
-        return [jsonable(v) for v in x]
+        return [jsonable(v, nan) for v in x]
     if hasattr(x, "to_json"):
-        return jsonable(x.to_json())
+        return jsonable(x.to_json(), nan)
     module = type(x).__module__
     if module.startswith("numpy"):
-        return jsonable(x.tolist())                    # scalars (and 0-d arrays) give a number
+        return jsonable(x.tolist(), nan)               # scalars (and 0-d arrays) give a number
     if module.startswith("mpmath"):
         import mpmath
 
         if mpmath.isinf(x):
             return "inf" if x > 0 else "-inf"
         if mpmath.isnan(x):
-            raise ValueError("NaN is not a valid result")
+            return _nan(nan)
         return mpmath.nstr(x, 40)
     return str(x)
+
+
+def _nan(text: str | None) -> str:
+    if text is None:
+        raise ValueError("NaN is not a valid result")
+    return text
 
 
 __all__ = ["Certified", "certainly_gt", "certainly_le", "certainly_lt", "decide_le", "jsonable",
