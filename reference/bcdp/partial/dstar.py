@@ -174,12 +174,12 @@ def _newton(model: LogMgf, lo: mpmath.mpf, hi: mpmath.mpf, start: mpmath.mpf, st
         if hi - lo <= eps * hi:
             break
         nx = x - hv / dh if dh != 0 else (lo + hi) / 2
+        if lo <= nx <= hi and abs(nx - x) <= eps * abs(x):  # converged; tested before the stall test,
+            x = nx                                          # since at the rounding floor |h| stops
+            break                                           # shrinking (h = 0 makes x an end)
         slow = prev is not None and abs(hv) > abs(prev) / 2
         if slow or not lo < nx < hi:  # Newton left the bracket or stalled: bisect
             nx = (lo + hi) / 2
-        elif abs(nx - x) <= eps * abs(x):
-            x = nx
-            break
         prev = hv
         x = nx
     return x
