@@ -155,6 +155,29 @@ def test_only_an_exact_zero_is_rho_zero():
         assert M(res.upper) >= truth
 
 
+
+@pytest.mark.parametrize("method", ["cks", "mironov", "asoodeh", "bun-steinke"])
+def test_regression_enclosures_around_zero_are_bounded_at_their_upper_end(method):
+    """Regression: an arb ball or iv interval whose midpoint is not positive (rho in [-u, u] or
+    [0, u], u > 0; rho >= 0 is required, so [0, u] is what it admits) was refused with "zcdp_alpha
+    needs rho > 0" (cks, mironov, asoodeh) or certified as eps = inf (bun-steinke, the square root of
+    a ball reaching below 0); the exact interval [0, 0] was refused instead of being rho = 0.  Now each
+    is bounded by the conversion at the upper end u: the 60-digit minimum at rho = u is <= the
+    certified value, which is finite and (but for asoodeh's search) tight."""
+    u = "1e-10"
+    truth = (M(u) + 2 * mp.sqrt(M(u) * mp.log(10 ** 6)) if method == "bun-steinke"
+             else oracle_min(method, u, "1e-6")[1])
+    for rho in (flint.arb(0, u), mp.iv.mpf(["-1e-10", u]), mp.iv.mpf([0, u])):
+        res = cv.zcdp_to_dp(rho, "1e-6", method)
+        # the arb ball's radius is rounded up (30-bit magnitudes): its upper end is u (1 + 2^-29) at most
+        assert truth <= M(res.upper) <= truth * (1 + mp.mpf(10) ** (-3 if method == "asoodeh" else -8)), rho
+        if rho.__class__.__name__ == "arb" or rho.a < 0:  # reaches below 0: the lower end is the value at 0
+            assert res.lower == 0.0 and res.notes[-1].startswith("rho enclosure reaches below 0")
+        assert res.curve == f"zCDP(rho={rho})"
+    zero = cv.zcdp_to_dp(mp.iv.mpf([0, 0]), "1e-6", method)
+    assert (zero.lower, zero.upper) == (0.0, 0.0) and zero.alpha_star == math.inf
+
+
 def test_regression_mpf_rho_below_the_float_range_is_not_zero():
     """Regression: zcdp_to_dp(mpmath.mpf("1e-400"), ...) certified eps = 0 with the "rho = 0" note for
     cks, mironov and asoodeh (the mpf was tested as zero by its float, 0.0); the exact Mironov value at

@@ -92,8 +92,11 @@ from bcdp.accounting.inputs import (
     check_rounds,
     enclose,
     enclose_log_inverse,
+    enclosure_upper,
     exact_value,
     float_of,
+    is_interval,
+    is_iv_interval,
     log_inverse,
     mpf_value,
 )
@@ -256,35 +259,69 @@ def bun_steinke_epsilon(rho: Any, delta: Any, prec: int = CERT_PREC) -> Certifie
     """Bun & Steinke (2016), Prop. 1.3: rho-zCDP => (rho + 2 sqrt(rho log(1/delta)), delta)-DP,
     certified by arb ball evaluation of the closed form.  alpha_star = 1 + sqrt(log(1/delta)/rho) is
     the order at which the Mironov conversion of rho alpha attains this value (inf if rho = 0)."""
+    check_rho(rho)
+    rho_in, (rho, clamped) = rho, _below_zero_clamped(rho)
     r = check_rho(rho)
     L = log_inverse(delta)
     prec = _check_prec(prec)
     with arb_precision(prec):
-        R = enclose(rho, "rho")
-        E = R + 2 * (R * enclose_log_inverse(delta)).sqrt()
-        lo, hi = _ends(E)
+        R, Lb = enclose(rho, "rho"), enclose_log_inverse(delta)
+
+        def closed_form(x):  # increasing in rho: evaluated at the exact ends of the rho enclosure
+            X = ball_of(x)
+            return X + 2 * (X * Lb).sqrt()
+        lo, hi = _ends(closed_form(max(ball_lower(R), 0)))[0], _ends(closed_form(ball_upper(R)))[1]
     alpha = math.inf
     if not _is_zero(rho):
         with mpmath.workdps(30):                   # informational: 1 + sqrt(L/rho) from the exact rho
-            alpha = float(1 + mpmath.sqrt(L / mpf_value(rho, "rho")))
-    return _result(float_up(max(hi, 0)), (float_down(lo), float_up(hi)), "bun-steinke",
-                   alpha_star=alpha, delta=delta, epsilon_float=r + 2 * math.sqrt(r * L),
-                   rdp_at_alpha_star_upper=None, rdp_certified=True, curve=f"zCDP(rho={rho})")
+            alpha = float(1 + mpmath.sqrt(L / mpf_value(_search_rho(rho), "rho")))
+    res = _result(float_up(max(hi, 0)), (float_down(lo), float_up(hi)), "bun-steinke",
+                  alpha_star=alpha, delta=delta, epsilon_float=r + 2 * math.sqrt(r * L),
+                  rdp_at_alpha_star_upper=None, rdp_certified=True, curve=f"zCDP(rho={rho_in})")
+    return _lower_end_zero(res, rho_in) if clamped else res
 
 
 def _is_zero(rho: Any) -> bool:
-    """rho is exactly 0 (an exact input equal to 0, a float/mpf 0, or the exact ball 0).  An mpf is
-    compared as it is: mpf("1e-400") is positive although its float is 0.0."""
+    """rho is 0: an exact input equal to 0, a float/mpf 0 (an mpf is compared as it is: mpf("1e-400")
+    is positive although its float is 0.0), or an enclosure (arb ball, ``mpmath.iv`` interval) whose
+    upper end is <= 0 -- rho >= 0 is required and certainly negative enclosures are refused
+    (:func:`check_rho`), so 0 is then its only admissible value."""
     q = exact_value(rho, "rho")
     if q is not None:
         return q == 0
     if isinstance(rho, mpmath.mpf):
         return bool(rho == 0)
-    if type(rho).__name__ == "arb":
-        return bool(rho.is_exact() and rho == 0)
-    if type(rho).__name__ == "ivmpf":
-        return False
+    if is_interval(rho):
+        return enclosure_upper(rho, "rho") <= 0
     return float(rho) == 0
+
+
+def _below_zero_clamped(rho: Any) -> tuple[Any, bool]:
+    """(rho, False), or for an enclosure reaching below 0 (admitted by :func:`check_rho` unless it is
+    certainly negative) (its exact upper end u, True): rho >= 0 is required, so the enclosure admits
+    [0, u], and every conversion increases with rho, so its value at u bounds them all (the caller
+    sets the lower end to 0, the value at rho = 0)."""
+    if is_interval(rho):
+        below = mpmath.mpf(rho.a) < 0 if is_iv_interval(rho) else ball_lower(rho) < 0
+        if below:
+            return enclosure_upper(rho, "rho"), True
+    return rho, False
+
+
+def _lower_end_zero(res: Certified, rho: Any) -> Certified:
+    """The result for an enclosure ``rho`` admitting [0, u], computed at u: lower end 0 (the value at
+    rho = 0), labelled with the enclosure given."""
+    note = "rho enclosure reaches below 0: bounded by the conversion at its upper end"
+    return Certified(0.0, res.upper, None, res.witness, res.provenance,
+                     {**res.details, "enclosure": (0.0, res.details["enclosure"][1]), "curve": f"zCDP(rho={rho})",
+                      "notes": tuple(res.details.get("notes", ())) + (note,)})
+
+
+def _search_rho(rho: Any) -> Any:
+    """The rho the order search is made for: rho itself, or the exact upper end of an enclosure (the
+    certified value is taken over the whole enclosure, i.e. at its upper end, since each conversion
+    increases with rho; a midpoint may also be <= 0 where the search needs rho > 0)."""
+    return enclosure_upper(rho, "rho") if is_interval(rho) else rho
 
 
 def zcdp_to_dp(rho: Any, delta: Any, method: str = "cks", alpha_max: float | None = None,
@@ -310,6 +347,9 @@ def zcdp_to_dp(rho: Any, delta: Any, method: str = "cks", alpha_max: float | Non
             raise InvalidInputError(f"alpha_max must be a finite real > 1, got {alpha_max!r}")
     if method == "bun-steinke":
         return bun_steinke_epsilon(rho, delta, prec)
+    upper_end, clamped = _below_zero_clamped(rho)
+    if clamped and upper_end > 0:
+        return _lower_end_zero(zcdp_to_dp(upper_end, delta, method, alpha_max, prec), rho)
     curve = zcdp_rdp(rho)
     if _is_zero(rho):
         return _result(0.0, (0.0, 0.0), method, alpha_star=math.inf, delta=delta, epsilon_float=0.0,
@@ -317,10 +357,10 @@ def zcdp_to_dp(rho: Any, delta: Any, method: str = "cks", alpha_max: float | Non
                        notes=("rho = 0: the output laws are equal, eps = 0 (the conversion's infimum "
                               "as alpha -> inf)",))
     if method == "asoodeh":
-        center = zcdp_alpha(rho, delta, "mironov")[0] - 1.0
+        center = zcdp_alpha(_search_rho(rho), delta, "mironov")[0] - 1.0
         a, _, at_b = search_alpha(curve, delta, method, "real", alpha_max, center=center)
     else:
-        a, at_b = zcdp_alpha(rho, delta, method)
+        a, at_b = zcdp_alpha(_search_rho(rho), delta, method)
         if alpha_max is not None and a > float(alpha_max):
             a, at_b = float(alpha_max), True       # f is convex: the cap is the best allowed order
     out = certify_at(curve, a, delta, method, prec)

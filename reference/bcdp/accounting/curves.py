@@ -37,6 +37,7 @@ from bcdp.accounting.inputs import (
     check_rho,
     check_rounds,
     enclose,
+    enclosure_upper,
     exact_value,
     float_of,
     is_ball,
@@ -44,7 +45,7 @@ from bcdp.accounting.inputs import (
     mpf_value,
 )
 from bcdp.core.errors import InvalidInputError
-from bcdp.core.intervals import ball_of
+from bcdp.core.intervals import ball_of, float_up
 
 #: Text recorded in results when float RDP values are used as if they were exact upper bounds.
 UNCERTIFIED = "float RDP values treated as exact upper bounds (not certified)"
@@ -211,9 +212,13 @@ def randomized_response_rdp(p: Any) -> RdpCurve:
 def zcdp_rdp(rho: Any) -> RdpCurve:
     """rho-zCDP as an RDP curve r(alpha) = rho alpha (Bun & Steinke 2016, Def. 1.1)."""
     r = check_rho(rho)
-    if 0 < r < 1e-290 or (r == 0 and exact_value(rho, "rho") not in (None, 0)):
+    search = rho
+    if is_ball(rho) or is_iv_interval(rho):  # search at the upper end, where the certified value is taken
+        search = enclosure_upper(rho, "rho")
+        r = float_up(search)
+    if 0 < r < 1e-290 or (r == 0 and exact_value(search, "rho") not in (None, 0)):
         with mpmath.workdps(20):                   # below the normal float range (rho = "1e-400"): the
-            rm = mpf_value(rho, "rho")             # search value rho * alpha from a 20-digit rho
+            rm = mpf_value(search, "rho")          # search value rho * alpha from a 20-digit rho
 
         def value(a):
             with mpmath.workdps(20):

@@ -201,6 +201,15 @@ def hull(lo: Any, hi: Any):
     return ball_of(lo).union(ball_of(hi))
 
 
+def enclosure_upper(x: Any, name: str = "value") -> Fraction:
+    """The exact upper end of an enclosure input (arb ball or ``mpmath.iv`` interval), as a Fraction
+    (the ball at :data:`CERT_PREC` bits, its ends read exactly)."""
+    from bcdp.core.intervals import arb_precision, ball_upper
+
+    with arb_precision(CERT_PREC):
+        return ball_upper(enclose(x, name))
+
+
 def ball_of_iv(x: Any, name: str = "value"):
     """An arb ball containing an ``mpmath.iv`` interval (its exact endpoints, read without rounding)."""
     lo, hi = (mpmath.mp.make_mpf(end) for end in x._mpi_)
@@ -428,6 +437,7 @@ def check_choice(value: str, allowed: Sequence[str], what: str = "method") -> st
 __all__ = [
     "CERT_PREC", "DEFAULT_DPS", "MAX_SEARCH_VALUE", "ball_of_iv", "check_alpha", "check_choice", "check_delta",
     "check_rate", "check_rdp_value", "check_real", "check_rho", "check_rounds", "checked_mpf", "enclose",
-    "enclose_log_inverse", "exact_value", "float_base_and_orders", "float_of", "float_rate", "hull", "integer_order",
+    "enclose_log_inverse", "enclosure_upper", "exact_value", "float_base_and_orders", "float_of", "float_rate",
+    "hull", "integer_order",
     "integer_orders", "is_ball", "is_interval", "is_iv_interval", "log_inverse", "log_over", "mpf_value", "to_mpf",
 ]
