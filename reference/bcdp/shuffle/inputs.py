@@ -353,7 +353,7 @@ def float_orders(alphas: Sequence[float] | np.ndarray, *, finite: bool = False) 
 
 __all__ = [
     "DEFAULT_DPS", "DIRECTIONS", "capped", "check_alpha", "check_chernoff_gamma", "check_count",
-    "check_direction", "check_eps0", "check_nk", "exact_alpha", "exact_eps0",
-    "condition_gap_sign", "float_eps0", "float_orders", "floor_certified", "integer_orders_float",
-    "log1p_over", "parse_closed_form", "read_exact_mpf", "read_gamma", "read_mpf", "sign_certified",
+    "check_direction", "check_eps0", "check_nk", "condition_gap_sign", "exact_alpha", "exact_eps0",
+    "float_eps0", "float_orders", "floor_certified", "integer_orders_float", "log1p_over",
+    "parse_closed_form", "read_exact_mpf", "read_gamma", "read_mpf", "sign_certified",
 ]
