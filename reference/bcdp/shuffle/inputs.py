@@ -205,6 +205,47 @@ def floor_certified(x_ball: Callable[[], Any]) -> int:
         bits *= 2
 
 
+def sign_certified(x_ball: Callable[[], Any]) -> int:
+    """The sign (-1, 0 or 1) of x, decided on arb balls: ``x_ball()`` returns a ball enclosing x at the
+    current arb precision (inputs read exactly, e.g. through :func:`bcdp.accounting.inputs.enclose`).
+    The precision is doubled from :data:`FLOOR_START_BITS` while the ball contains 0 and is not the
+    exact point 0; :class:`~bcdp.core.errors.UndecidedComparison` beyond :data:`FLOOR_MAX_BITS`.
+    (The validity conditions of Cor 5.3.1 and Lemma 3.3.1 were decided on mpmath values at dps + 20
+    digits: gdd21e_condition(5625, "1e-110", 5) came out True although 5^4 e^{5e-110} > 5625/9.)"""
+    from bcdp.core.errors import UndecidedComparison
+    from bcdp.core.intervals import arb_precision
+
+    bits = FLOOR_START_BITS
+    while True:
+        with arb_precision(bits):
+            x = x_ball()
+            if not x.is_finite():
+                raise InvalidInputError(f"sign of a non-finite value {x}")
+            if x > 0:
+                return 1
+            if x < 0:
+                return -1
+            if x.is_zero():
+                return 0
+        if bits >= FLOOR_MAX_BITS:
+            raise UndecidedComparison(f"sign undecided at {FLOOR_MAX_BITS} bits (ball {x})")
+        bits *= 2
+
+
+def condition_gap_sign(n: int, eps0: Any, alpha: Any) -> int:
+    """The sign of alpha^4 e^{5 eps0} - n/9 (the validity conditions of thesis Cor 5.3.1, "< n/9", and
+    of [GDD21e] Lemma 3.3.1 as quoted in thesis Sec. 3.3.1, "<= n/9"), decided by
+    :func:`sign_certified` on the exact inputs (finite eps0 >= 0, finite alpha > 1)."""
+    import flint
+
+    from bcdp.accounting.inputs import enclose
+
+    def gap() -> Any:
+        return enclose(alpha, "alpha") ** 4 * (5 * enclose(eps0, "eps0")).exp() - flint.arb(n) / 9
+
+    return sign_certified(gap)
+
+
 def capped(value: mpmath.mpf, eps0: Any, cap: bool) -> mpmath.mpf:
     """min(value, eps0) when ``cap`` (the shuffled histogram is eps0-DP: D_alpha <= D_inf <= eps0)."""
     if cap:
@@ -312,7 +353,7 @@ def float_orders(alphas: Sequence[float] | np.ndarray, *, finite: bool = False) 
 
 __all__ = [
     "DEFAULT_DPS", "DIRECTIONS", "capped", "check_alpha", "check_chernoff_gamma", "check_count",
-    "check_direction", "check_eps0", "check_nk", "exact_alpha", "exact_eps0",
-    "float_eps0", "float_orders", "floor_certified", "integer_orders_float",
-    "log1p_over", "parse_closed_form", "read_exact_mpf", "read_gamma", "read_mpf",
+    "check_direction", "check_eps0", "check_nk", "condition_gap_sign", "exact_alpha", "exact_eps0",
+    "float_eps0", "float_orders", "floor_certified", "integer_orders_float", "log1p_over",
+    "parse_closed_form", "read_exact_mpf", "read_gamma", "read_mpf", "sign_certified",
 ]

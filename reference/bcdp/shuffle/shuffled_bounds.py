@@ -57,6 +57,7 @@ from bcdp.shuffle.inputs import (
     check_chernoff_gamma,
     check_count,
     check_eps0,
+    condition_gap_sign,
     floor_certified,
     log1p_over,
     read_mpf,
@@ -304,9 +305,11 @@ def interpolate_real_alpha(eps_at_integer: Callable[[int], Any], alpha: Any, *,
 
 
 def cor531_condition(n: int, eps0: Any, alpha: Any, *, dps: int = DEFAULT_DPS) -> bool:
-    """alpha^4 e^{5 eps0} < n/9 (Cor 5.3.1), decided exactly for eps0 = 0 (9 alpha^4 < n) and
-    with guard digits otherwise (equality is impossible for eps0 > 0 rational-in-floats)."""
-    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS)
+    """alpha^4 e^{5 eps0} < n/9 (Cor 5.3.1), decided exactly for eps0 = 0 and integer alpha
+    (9 alpha^4 < n) and on arb balls otherwise (:func:`~bcdp.shuffle.inputs.condition_gap_sign`:
+    certified, so ``dps`` only validates the signature; equality is impossible for eps0 > 0, as
+    e^{5 eps0} is irrational for rational eps0 != 0)."""
+    check_precision(dps, "dps", MIN_DPS, MAX_DPS)
     n = check_count(n)
     e = check_eps0(eps0)
     a = check_alpha(alpha, integer=False)
@@ -314,8 +317,7 @@ def cor531_condition(n: int, eps0: Any, alpha: Any, *, dps: int = DEFAULT_DPS) -
         return False
     if e == 0 and a == mpmath.floor(a):
         return 9 * int(a) ** 4 < n
-    with mpmath.workdps(dps + 20):
-        return bool(read_mpf(alpha) ** 4 * mpmath.exp(5 * read_mpf(eps0)) < mpmath.mpf(n) / 9)
+    return condition_gap_sign(n, eps0, alpha) < 0
 
 
 def cor531_upper(n: int, eps0: Any, alpha: Any, *, form: str = "5.5", enforce: bool = True,

@@ -59,8 +59,8 @@ from bcdp.shuffle.inputs import (
     check_alpha,
     check_count,
     check_eps0,
+    condition_gap_sign,
     float_eps0,
-    read_mpf,
 )
 from bcdp.shuffle.shuffled_bounds import cor531_upper
 
@@ -70,8 +70,10 @@ __all__ = ["gdd21e_condition", "gdd21e_rdp", "gdd21e_rdp_float", "poisson_mixtur
 # -- [GDD21e] Lemma 3.3.1 / (3.5) -------------------------------------------------------------------
 
 def gdd21e_condition(n: int, eps0: Any, alpha: Any, *, dps: int = DEFAULT_DPS) -> bool:
-    """alpha^4 e^{5 eps0} <= n/9 (thesis Sec. 3.3.1, Lemma 3.3.1; note <=, Cor 5.3.1 has <)."""
-    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS)
+    """alpha^4 e^{5 eps0} <= n/9 (thesis Sec. 3.3.1, Lemma 3.3.1; note <=, Cor 5.3.1 has <), decided
+    exactly at eps0 = 0 and on arb balls otherwise (:func:`~bcdp.shuffle.inputs.condition_gap_sign`:
+    certified, so ``dps`` only validates the signature)."""
+    check_precision(dps, "dps", MIN_DPS, MAX_DPS)
     n = check_count(n)
     e = check_eps0(eps0)
     a = check_alpha(alpha, integer=True)
@@ -79,8 +81,7 @@ def gdd21e_condition(n: int, eps0: Any, alpha: Any, *, dps: int = DEFAULT_DPS) -
         return False
     if e == 0:
         return 9 * int(a) ** 4 <= n
-    with mpmath.workdps(dps + 20):
-        return bool(a ** 4 * mpmath.exp(5 * read_mpf(eps0)) <= mpmath.mpf(n) / 9)
+    return condition_gap_sign(n, eps0, int(a)) <= 0
 
 
 def gdd21e_rdp(n: int, eps0: Any, alpha: Any, *, enforce: bool = True,
