@@ -152,6 +152,22 @@ def check_eps0(eps0: Any) -> mpmath.mpf:
     return e
 
 
+#: Cap of :func:`cancellation_digits` (eps0 down to 10^-5000 keeps its relative precision).
+MAX_CANCELLATION_DIGITS = 5000
+
+
+def cancellation_digits(eps0: Any) -> int:
+    """Extra working digits for the closed forms that form E - 1 = e^eps0 - 1 (or E - 1/E) by
+    subtraction: about log10(1/eps0) digits cancel for 0 < eps0 < 1 (eps0 = 1e-80 would otherwise
+    leave no correct digit of (E - 1)^2), none for eps0 = 0 (E - 1 = 0 exactly) or eps0 >= 1;
+    capped at :data:`MAX_CANCELLATION_DIGITS`."""
+    with mpmath.workdps(15):
+        e = read_mpf(eps0, "eps0")
+        if not 0 < e < 1:
+            return 0
+        return min(MAX_CANCELLATION_DIGITS, int(-mpmath.log10(e)) + 2)
+
+
 def check_alpha(alpha: Any, integer: bool) -> mpmath.mpf:
     """alpha > 1 (real) or an integer >= 2; +inf allowed only for real-order bounds."""
     if alpha is None or isinstance(alpha, bool):
@@ -352,7 +368,8 @@ def float_orders(alphas: Sequence[float] | np.ndarray, *, finite: bool = False) 
 
 
 __all__ = [
-    "DEFAULT_DPS", "DIRECTIONS", "capped", "check_alpha", "check_chernoff_gamma", "check_count",
+    "DEFAULT_DPS", "DIRECTIONS", "MAX_CANCELLATION_DIGITS", "cancellation_digits", "capped", "check_alpha",
+    "check_chernoff_gamma", "check_count",
     "check_direction", "check_eps0", "check_nk", "condition_gap_sign", "exact_alpha", "exact_eps0",
     "float_eps0", "float_orders", "floor_certified", "integer_orders_float", "log1p_over",
     "parse_closed_form", "read_exact_mpf", "read_gamma", "read_mpf", "sign_certified",

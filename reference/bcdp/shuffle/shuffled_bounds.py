@@ -52,6 +52,7 @@ from bcdp.core.errors import InvalidInputError, ValidityConditionError
 from bcdp.core.numbers import GUARD_DPS, MAX_DPS, MIN_DPS, check_precision
 from bcdp.shuffle.inputs import (
     DEFAULT_DPS,
+    cancellation_digits,
     capped,
     check_alpha,
     check_chernoff_gamma,
@@ -190,7 +191,7 @@ def thm535_special_case(m: int, eps0: Any, alpha: Any, *, dps: int = DEFAULT_DPS
     a = int(check_alpha(alpha, integer=True))
     if mpmath.isinf(e):
         return mpmath.inf
-    with mpmath.workdps(dps + 10):
+    with mpmath.workdps(dps + 10 + cancellation_digits(eps0)):
         E = mpmath.exp(read_mpf(eps0))
         val = 1 + mpmath.binomial(a, 2) * (E - 1) ** 2 / (m * E) + special_sum(m, E, a)
     with mpmath.workdps(dps):
@@ -207,7 +208,7 @@ def thm536_special_case(m: int, eps0: Any, alpha: Any, *, dps: int = DEFAULT_DPS
     a = check_alpha(alpha, integer=False)
     if mpmath.isinf(e) or mpmath.isinf(a):
         return mpmath.inf
-    with mpmath.workdps(dps + 10):
+    with mpmath.workdps(dps + 10 + cancellation_digits(eps0)):
         E = mpmath.exp(read_mpf(eps0))
         val = mpmath.exp(read_mpf(alpha) ** 2 * (E - 1) ** 2 / m)
     with mpmath.workdps(dps):
@@ -257,7 +258,7 @@ def thm531_upper(n: int, eps0: Any, alpha: Any, *, variant: str = "thesis", tail
     if mpmath.isinf(e):
         return mpmath.inf
     nb = n if variant == "n_unbarred" else nbar(n, eps0, chernoff_gamma=chernoff_gamma, dps=dps)
-    with mpmath.workdps(dps + 10):
+    with mpmath.workdps(dps + 10 + cancellation_digits(eps0)):
         ee = read_mpf(eps0)
         E = mpmath.exp(ee)
         inner = (mpmath.binomial(a, 2) * (E - 1) ** 2 / (nb * E) + special_sum(nb, E, a)
@@ -339,7 +340,7 @@ def cor531_upper(n: int, eps0: Any, alpha: Any, *, form: str = "5.5", enforce: b
             f"Cor 5.3.1 needs alpha^4 e^(5 eps0) < n/9; alpha={a}, eps0={eps0}, n={n} violate it")
     if mpmath.isinf(e):
         return mpmath.inf
-    with mpmath.workdps(dps + 10):
+    with mpmath.workdps(dps + 10 + cancellation_digits(eps0)):
         E = mpmath.exp(read_mpf(eps0))
         if form == "5.5":
             x = 4 * mpmath.binomial(a, 2) * (E - 1) ** 2 / n
@@ -369,7 +370,7 @@ def thm532_upper(n: int, eps0: Any, alpha: Any, *, cap: bool = False,
     if mpmath.isinf(e) or mpmath.isinf(a):
         return mpmath.inf
     nb = nbar(n, eps0, dps=dps)
-    with mpmath.workdps(dps + 10):
+    with mpmath.workdps(dps + 10 + cancellation_digits(eps0)):
         ee, aa = read_mpf(eps0), read_mpf(alpha)
         E = mpmath.exp(ee)
         # log(e^u + e^v) - 0, with u >= 0: log(e^u + e^v) = u + log1p(e^{v-u})
@@ -391,7 +392,7 @@ def efm19_upper(n: int, eps0: Any, alpha: Any, *, cap: bool = False,
     a = check_alpha(alpha, integer=False)
     if mpmath.isinf(e) or mpmath.isinf(a):
         return mpmath.inf
-    with mpmath.workdps(dps + 10):
+    with mpmath.workdps(dps + 10 + cancellation_digits(eps0)):
         ee = read_mpf(eps0)
         val = 2 * read_mpf(alpha) * mpmath.exp(4 * ee) * mpmath.expm1(ee) ** 2 / n
     with mpmath.workdps(dps):
@@ -423,7 +424,7 @@ def thm533_lower(n: int, eps0: Any, alpha: Any, *, variant: str = "thesis",
     if mpmath.isinf(e):
         return mpmath.inf
     nn = n if variant == "thesis" else nbar(n, eps0, dps=dps)
-    with mpmath.workdps(dps + 10):
+    with mpmath.workdps(dps + 10 + cancellation_digits(eps0)):
         E = mpmath.exp(read_mpf(eps0))
         p = 1 / (E + 1)
         mu = binomial_central_moments(n, p, a, dps=dps + 10)
@@ -452,7 +453,7 @@ def cor532_lower(n: int, eps0: Any, alpha: Any, *, dps: int = DEFAULT_DPS) -> mp
     a = int(check_alpha(alpha, integer=True))
     if mpmath.isinf(e):
         return mpmath.inf
-    with mpmath.workdps(dps + 10):
+    with mpmath.workdps(dps + 10 + cancellation_digits(eps0)):
         E = mpmath.exp(read_mpf(eps0))
         val = log1p_over(mpmath.binomial(a, 2) * (E - 1) ** 2 / (n * E), mpmath.mpf(a))
     with mpmath.workdps(dps):

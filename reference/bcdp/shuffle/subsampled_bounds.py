@@ -26,6 +26,7 @@ from bcdp.core.errors import InvalidInputError, ValidityConditionError
 from bcdp.core.numbers import GUARD_DPS, MAX_DPS, MIN_DPS, check_precision
 from bcdp.shuffle.inputs import (
     DEFAULT_DPS,
+    cancellation_digits,
     capped,
     check_alpha,
     check_count,
@@ -73,7 +74,7 @@ def thm544_ternary(k: int, eps0: Any, lam: Any, *, kbar_floor: bool = True,
     if mpmath.isinf(e) or mpmath.isinf(lm):
         return mpmath.inf
     kb = kbar(k, eps0, floor=kbar_floor, dps=dps)
-    with mpmath.workdps(dps + 10):
+    with mpmath.workdps(dps + 10 + cancellation_digits(eps0)):
         E = mpmath.exp(read_mpf(eps0))
         lmb = read_mpf(lam)
         tail = (E - 1 / E) ** lmb * mpmath.exp(-(k - 1) / (8 * E))
@@ -96,7 +97,7 @@ def thm546_ternary_special_case(m: int, eps0: Any, lam: Any, *,
     lmb = int(check_alpha(lam, integer=True))
     if mpmath.isinf(e):
         return mpmath.inf
-    with mpmath.workdps(dps + 10):
+    with mpmath.workdps(dps + 10 + cancellation_digits(eps0)):
         E = mpmath.exp(read_mpf(eps0))
         if lmb == 2:
             val = 4 * (E - 1) ** 2 / (m * E)
@@ -160,7 +161,7 @@ def thm541_upper(n: int, k: int, eps0: Any, alpha: Any, *, variant: str = "thesi
         return mpmath.inf
     floor = (variant != "girgis_code") if kbar_floor is None else kbar_floor
     kb = k if variant == "k_unbarred" else kbar(k, eps0, floor=floor, dps=dps)
-    with mpmath.workdps(dps + 10):
+    with mpmath.workdps(dps + 10 + cancellation_digits(eps0)):
         E = mpmath.exp(read_mpf(eps0))
         g = mpmath.mpf(k) / n
         c = E - 1 / E
@@ -205,7 +206,7 @@ def thm542_lower(n: int, k: int, eps0: Any, alpha: Any, *, variant: str = "thesi
     if mpmath.isinf(e):
         return mpmath.inf
     kk = k if variant == "thesis" else kbar(k, eps0, dps=dps)
-    with mpmath.workdps(dps + 10):
+    with mpmath.workdps(dps + 10 + cancellation_digits(eps0)):
         E = mpmath.exp(read_mpf(eps0))
         g = mpmath.mpf(k) / n
         mu = binomial_central_moments(k, 1 / (E + 1), a, dps=dps + 10)
