@@ -38,8 +38,12 @@ def rr_profile(eps, T, eps_total):
     with mpmath.workdps(DPS):
         e, et = mpf(eps), mpf(eps_total)
         tot = mpmath.mpf(0)
+        c = 1  # C(T, l), exact
         for l in range(T + 1):
-            tot += mpmath.binomial(T, l) * max(0, mpmath.exp((T - l) * e) - mpmath.exp(et + l * e))
+            if (T - 2 * l) * e <= et:  # lambda_l <= e': this term and all later ones are max(0, <= 0) = 0
+                break
+            tot += c * (mpmath.exp((T - l) * e) - mpmath.exp(et + l * e))
+            c = c * (T - l) // (l + 1)
         return tot / (1 + mpmath.exp(e)) ** T
 
 
@@ -49,26 +53,30 @@ def rr_complement(eps, T, eps_total):
     with mpmath.workdps(DPS):
         e, et = mpf(eps), mpf(eps_total)
         tot = mpmath.mpf(0)
+        c = 1  # C(T, l), exact
         for l in range(T + 1):
-            tot += mpmath.binomial(T, l) * min(mpmath.exp((T - l) * e), mpmath.exp(et + l * e))
+            tot += c * min(mpmath.exp((T - l) * e), mpmath.exp(et + l * e))
+            c = c * (T - l) // (l + 1)
         return tot / (1 + mpmath.exp(e)) ** T
 
 
 def kov_profile(eps, delta, T, eps_total):
+    """1 - (1-delta)^T (1 - delta_RR), written without cancellation at both ends."""
     with mpmath.workdps(DPS):
         rr = rr_profile(eps, T, eps_total)
-        if rr > mpmath.mpf("0.5"):  # near 1: from the complement, without cancellation
-            return 1 - (1 - mpf(delta)) ** T * rr_complement(eps, T, eps_total)
-        return 1 - (1 - mpf(delta)) ** T * (1 - rr)
+        keep = (1 - mpf(delta)) ** T
+        if rr > mpmath.mpf("0.5"):  # near 1: from the complement
+            return 1 - keep * rr_complement(eps, T, eps_total)
+        return -mpmath.expm1(T * mpmath.log1p(-mpf(delta))) + keep * rr  # 1 - keep, then + keep * rr
 
 
-def kov_optimal(eps, delta, T, target):
+def kov_optimal(eps, delta, T, target, digits=40):
     """Smallest e' >= 0 with delta_T(e') <= target, by bisection on [0, T eps] (the profile decreases)."""
     with mpmath.workdps(DPS):
         if kov_profile(eps, delta, T, 0) <= mpf(target):
             return mpmath.mpf(0)
         lo, hi = mpmath.mpf(0), T * mpf(eps)
-        while hi - lo > hi * mpmath.mpf(10) ** -40:  # 40 digits: beyond the 30 compared
+        while hi - lo > hi * mpmath.mpf(10) ** -digits:  # 40 digits: beyond the 30 compared
             mid = (lo + hi) / 2
             if kov_profile(eps, delta, T, mid) <= mpf(target):
                 hi = mid
@@ -183,6 +191,31 @@ def test_kov_delta_is_exactly_zero_from_T_eps_on(eps_total):
     assert d.lower == 0.0 and d.upper == math.ulp(0.0)
 
 
+def test_kov_delta_with_a_right_tail_far_below_the_sign_change():
+    # T = 1e5, eps = 3: the summed range of flips ends near l = 6100, far below T/2 where the
+    # factors 1 - e^{-lambda_l} change sign, so the right tail must be bounded (it cannot be reached by
+    # widening the range).  delta_RR(0) = 1 - sum_l C(T,l) min(e^{(T-l) eps}, e^{l eps})/(1+e^eps)^T, and
+    # each min is at most the geometric mean e^{T eps/2}: 1 - delta_RR(0) <= (2 e^{1.5}/(1+e^3))^T < 0.43^T
+    d = kov_delta(3.0, 0.0, 10 ** 5, 0.0)
+    assert d.upper == 1.0 and 1.0 - 2 * math.ulp(0.5) <= d.lower < 1.0
+
+
+def test_kov_delta_at_a_large_T_and_a_small_eps():
+    # T = 3e4, eps = 1e-3: Bin(T, q) with q = 1/(1+e^eps) just below 1/2; the summed range of flips must
+    # reach T/2, where 1 - e^{-lambda_l} changes sign.  Oracle: delta_RR(0) = sum_{l < T/2} P_l (1 - e^{-(T-2l) eps}),
+    # P_l = C(T,l) q^l (1-q)^{T-l} by the recurrence P_{l+1} = P_l (T-l)/(l+1) q/(1-q), at 50 digits
+    T, eps = 30000, 1e-3
+    with mpmath.workdps(50):
+        e = mpf(eps)
+        q = 1 / (1 + mpmath.exp(e))
+        P, ratio, tot = (1 - q) ** T, q / (1 - q), mpmath.mpf(0)
+        for l in range(T // 2):
+            tot += P * -mpmath.expm1(-(T - 2 * l) * e)
+            P = P * (T - l) / (l + 1) * ratio
+    d = kov_delta(eps, 0.0, T, 0.0)
+    assert d.lower <= tot <= d.upper and ulp_close(d.upper, tot) and ulp_close(d.lower, tot)
+
+
 def test_kov_delta_is_at_most_one():
     # 1 - (1-delta)^T (1 - delta_RR) = 1 - 1e-300: the ball reaches above 1, the enclosure stops at 1
     d = kov_delta(1.0, 0.999, 100, 0.0)
@@ -213,15 +246,17 @@ def test_kov_optimal_composition_brackets_the_optimum(eps, delta, T, target, wid
         assert d["mp_root"] == mpmath.nstr(ref, 30)
 
 
-def test_kov_optimal_composition_zero_when_eps_zero_meets_the_target():
-    # delta_T(0) = 0.0935... <= 0.5: the bracket is [0, 0]
-    b = kov_optimal_composition(0.1, 0.0, 5, 0.5)
+@pytest.mark.parametrize("target", [0.5, 0.6])
+def test_kov_optimal_composition_zero_when_eps_zero_meets_the_target(target):
+    # delta_T(0) = 0.0935... <= target: the bracket is [0, 0].  (0.6 exceeds P[lambda > 0] = 0.5468,
+    # the mass of the flips l < T/2; 0.5 does not)
+    b = kov_optimal_composition(0.1, 0.0, 5, target)
     ref0 = kov_profile(0.1, 0.0, 5, 0)
     assert b.lower == 0.0 and b.upper == 0.0
     d = b.details
-    assert d["delta"] == 0.5 and d["note"] == "" and d["method"].startswith(KOV_METHOD)
-    # delta_at_upper is a certified upper end of delta_T(0), delta_at_lower a certified lower end
-    assert ref0 <= d["delta_at_upper"] <= 0.5 and ulp_close(d["delta_at_upper"], ref0)
+    assert d["delta"] == target and d["note"] == "" and d["method"].startswith(KOV_METHOD)
+    # delta_at_upper is a certified upper end of delta_T(0)
+    assert ref0 <= d["delta_at_upper"] <= target and ulp_close(d["delta_at_upper"], ref0)
     assert ulp_close(d["delta_at_lower"], ref0)
 
 
@@ -251,3 +286,61 @@ def test_clones_kov_composition_returns_the_kov_bracket_of_its_split():
     assert (b.lower, b.upper) == (k.lower, k.upper) and 0 < b.lower < b.upper
     assert d["delta"] == 1e-6
     assert d["delta_at_upper"] == k.details["delta_at_upper"] <= 1e-6 < d["delta_at_lower"] == k.details["delta_at_lower"]
+
+
+@pytest.mark.parametrize("eps, T", [(0.5, 1000), (1.0, 3000), (0.25, 2000)])
+def test_rr_ball_encloses_a_profile_made_only_of_its_left_tail(eps, T):
+    """eps' = lambda_{l0} = (T - 2 l0) eps, l0 the first flip count of the summed range: every summed
+    term vanishes (1 - e^{eps' - lambda_l} <= 0 for l >= l0), so the whole value is the left tail
+    l < l0 (about 1e-70 here), which the ball must still enclose through its geometric tail bound.
+    The oracle sums the printed formula over l <= l0 at 80 digits (the terms with l > l0 are
+    max(0, negative) = 0)."""
+    from bcdp.core.intervals import arb_precision
+    from bcdp.shuffle.baseline_common import IV_PREC, exact_ends
+    from bcdp.shuffle.composition import _kov_range, _kov_rr_delta_ball
+
+    l0 = _kov_range(eps, T, 1e-40)[0]
+    assert l0 > 0
+    et = (T - 2 * l0) * eps
+    with mpmath.workdps(80):
+        e = mpf(eps)
+        truth = mpmath.fsum(mpmath.binomial(T, l) * max(0, mpmath.exp((T - l) * e) - mpmath.exp(mpf(et) + l * e))
+                            for l in range(l0 + 1)) / (1 + mpmath.exp(e)) ** T
+        assert truth > 0
+    with arb_precision(IV_PREC):
+        lo, hi = exact_ends(_kov_rr_delta_ball(eps, T, et, 1e-40))
+    with mpmath.workdps(80):
+        assert mpf(lo) <= truth <= mpf(hi)
+
+
+def test_kov_optimal_composition_target_within_an_ulp_below_delta_at_zero():
+    """target = the float just below delta_T(0) (the 60-digit oracle rounded down): the optimum eps* is
+    positive but tiny (about (delta_T(0) - target)/|delta_T'(0)|), no float enclosure can certify a
+    positive lower end above the target, so the bracket is (0, upper] with the trivial lower end 0;
+    the upper end starts uncertified too and its step must grow until delta_T(upper) <= target is proved."""
+    eps, T = 0.1, 5
+    ref0 = kov_profile(eps, 0.0, T, 0)
+    target = float(ref0)
+    if target >= ref0:
+        target = math.nextafter(target, 0.0)
+    assert target < ref0 <= math.nextafter(target, 1.0)
+    b = kov_optimal_composition(eps, 0.0, T, target)
+    star = kov_optimal(eps, 0.0, T, target)
+    assert b.lower == 0.0 < star <= b.upper <= 1e-12
+    d = b.details
+    assert kov_profile(eps, 0.0, T, b.upper) <= d["delta_at_upper"] <= target
+    assert d["delta_at_lower"] <= ref0
+
+
+@pytest.mark.parametrize("target", [1e-59])
+def test_kov_optimal_composition_below_the_resolution_of_the_enclosure(target):
+    """T = 1000, eps = 0.5, target ~ 1e-59: kov_delta's 160-bit enclosure of 1 - (1 - delta_RR) has an
+    absolute width near 1e-48, so delta_T(upper) <= target is provable only where delta_RR = 0 exactly,
+    eps_total >= T eps = 500, and the first upper end tried (near eps* ~ 354) is not certified: its step
+    must grow.  The bracket is wide but must contain eps* and carry certified ends."""
+    b = kov_optimal_composition(0.5, 0.0, 1000, target)
+    star = kov_optimal(0.5, 0.0, 1000, target, digits=8)
+    assert 0 < b.lower < star < 500 <= b.upper < 1000
+    d = b.details
+    assert kov_profile(0.5, 0.0, 1000, b.upper) <= d["delta_at_upper"] <= target
+    assert target < d["delta_at_lower"] <= kov_profile(0.5, 0.0, 1000, b.lower)

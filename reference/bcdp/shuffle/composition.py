@@ -227,10 +227,9 @@ def kov_optimal_composition(eps: float, delta: float, T: int, delta_target: floa
 
     with mpmath.workprec(200):
         mp = mpmath.mp
-        target_rr = mp.mpf(0) if tie else 1 - (1 - mp.mpf(delta_target)) / (1 - mp.mpf(delta)) ** T
-        if target_rr < 0 or (target_rr == 0 and not tie):
-            raise CertificationError("kov_optimal_composition: delta_target is too close to 1-(1-delta)^T "
-                                     "to be resolved at 200 bits")
+        # target_rr <= 0 at 200 bits (a target below ~1e-60, or within 2^-200 of the floor): solved as 0,
+        # i.e. eps_total = T eps, where delta_RR vanishes; the certification below decides
+        target_rr = mp.mpf(0) if tie else max(mp.mpf(0), 1 - (1 - mp.mpf(delta_target)) / (1 - mp.mpf(delta)) ** T)
         root = _kov_solve_mp(eps, T, target_rr, max(min(1e-40, 1e-20 * float(target_rr)), 1e-300))
         root_f = float(root)
     if root_f <= 0:
