@@ -288,7 +288,8 @@ def test_clones_kov_composition_returns_the_kov_bracket_of_its_split():
     assert d["delta_at_upper"] == k.details["delta_at_upper"] <= 1e-6 < d["delta_at_lower"] == k.details["delta_at_lower"]
 
 
-@pytest.mark.parametrize("eps, T", [(0.5, 1000), (1.0, 3000), (0.25, 2000)])
+@pytest.mark.parametrize("eps, T", [(0.5, 1000), (1.0, 3000), (0.25, 2000),
+                                    (0.5, 469), (1.0, 769)])  # the last two: l0 = 1, the tail is l = 0 alone
 def test_rr_ball_encloses_a_profile_made_only_of_its_left_tail(eps, T):
     """eps' = lambda_{l0} = (T - 2 l0) eps, l0 the first flip count of the summed range: every summed
     term vanishes (1 - e^{eps' - lambda_l} <= 0 for l >= l0), so the whole value is the left tail
