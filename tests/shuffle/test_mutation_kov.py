@@ -71,18 +71,23 @@ def kov_profile(eps, delta, T, eps_total):
 
 
 def kov_optimal(eps, delta, T, target, digits=40):
-    """Smallest e' >= 0 with delta_T(e') <= target, by bisection on [0, T eps] (the profile decreases)."""
+    """Smallest e' >= 0 with delta_T(e') <= target: bisection on [0, T eps] (the profile decreases) to
+    8 digits, then the bracketing Illinois method to ``digits`` digits."""
     with mpmath.workdps(DPS):
-        if kov_profile(eps, delta, T, 0) <= mpf(target):
+        t = mpf(target)
+        if kov_profile(eps, delta, T, 0) <= t:
             return mpmath.mpf(0)
         lo, hi = mpmath.mpf(0), T * mpf(eps)
-        while hi - lo > hi * mpmath.mpf(10) ** -digits:  # 40 digits: beyond the 30 compared
+        while hi - lo > hi * mpmath.mpf(10) ** -min(digits, 8):
             mid = (lo + hi) / 2
-            if kov_profile(eps, delta, T, mid) <= mpf(target):
+            if kov_profile(eps, delta, T, mid) <= t:
                 hi = mid
             else:
                 lo = mid
-        return hi
+        if digits <= 8 or kov_profile(eps, delta, T, hi) == t:
+            return hi
+        return mpmath.findroot(lambda x: kov_profile(eps, delta, T, x) - t, (lo, hi), solver="illinois",
+                               tol=mpmath.mpf(10) ** (-2 * digits))
 
 
 def ulp_close(got, ref, ulps=4):
@@ -229,7 +234,9 @@ def test_kov_delta_is_at_most_one():
     (0.01, 0.0, 30, 0.01, 1e-12),
     (0.5, 0.0, 1, 0.2, 1e-12),                # the first lower end is not certified: the step grows
     (0.5, 0.0, 3, 0.36003225174831, 1e-5),    # delta_T(0) = 0.3600322521...: a root near 1e-9 where
-])                                            # the profile is flat at float resolution (many steps)
+                                              # the profile is flat at float resolution (many steps)
+    (0.5, 0.0, 1000, 1e-3, 1e-12),            # T = 1000: the summed range starts at l0 > 0
+])
 def test_kov_optimal_composition_brackets_the_optimum(eps, delta, T, target, width):
     b = kov_optimal_composition(eps, delta, T, target)
     ref = kov_optimal(eps, delta, T, target)
