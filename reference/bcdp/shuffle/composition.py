@@ -28,6 +28,7 @@ bracket with :func:`kov_delta`'s enclosures: ``delta(upper) <= delta_target`` an
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 
 import mpmath
 
@@ -191,7 +192,9 @@ def kov_optimal_composition(eps: float, delta: float, T: int, delta_target: floa
 
     Source: KOV15 (ICML 2015, arXiv:1311.0776), optimal (tight) composition theorem for T-fold
     composition of (eps, delta)-DP mechanisms; profile as in :func:`kov_delta`.  Feasible iff
-    ``delta_target >= 1 - (1 - delta)^T``; otherwise returns an infinite bracket with the reason.
+    ``delta_target >= 1 - (1 - delta)^T`` (decided on arb balls, exactly in Fractions when they
+    cannot decide); otherwise returns an infinite bracket with the reason.  At equality the target
+    is reached exactly where ``delta_RR`` vanishes, ``eps_total >= T eps``.
 
     The root is computed in mpmath (200 bits) segment by segment (on each segment between
     consecutive privacy losses the profile is ``A - e^{eps'} B``, solved in closed form), then
@@ -205,25 +208,40 @@ def kov_optimal_composition(eps: float, delta: float, T: int, delta_target: floa
     method = "KOV15 optimal composition (exact profile of T-fold (eps,delta)-RR), mpmath root + arb certification"
     with arb_precision(IV_PREC):
         floor_delta = 1 - (1 - ball_of(delta)) ** T
-        feasible = ball_of(delta_target) > floor_delta  # certified (arb)
-    if not feasible:
+        above = ball_of(delta_target) > floor_delta  # certified (arb)
+        below = ball_of(delta_target) < floor_delta
+    tie = False
+    if not (above or below):  # the ball cannot decide (e.g. an exact tie): decide exactly
+        exact_floor = 1 - (1 - Fraction(delta)) ** T
+        below = Fraction(delta_target) < exact_floor
+        tie = Fraction(delta_target) == exact_floor
+    if below:
         return epsilon_bracket(math.inf, math.inf, delta_target, math.inf, math.inf, method,
-                              note=f"infeasible: delta_target must exceed 1-(1-delta)^T = {upper_float(floor_delta):.6g}")
+                              note=f"infeasible: delta_target must be >= 1-(1-delta)^T = {upper_float(floor_delta):.6g}")
+
+    def delta_upper(x: float) -> float:
+        """Certified upper end of delta_T(x); at a tie, exactly delta_target once delta_RR(x) = 0."""
+        if tie and Fraction(x) >= T * Fraction(eps):
+            return delta_target
+        return kov_delta(eps, delta, T, x).upper
+
     with mpmath.workprec(200):
         mp = mpmath.mp
-        target_rr = 1 - (1 - mp.mpf(delta_target)) / (1 - mp.mpf(delta)) ** T
+        # target_rr <= 0 at 200 bits (a target below ~1e-60, or within 2^-200 of the floor): solved as 0,
+        # i.e. eps_total = T eps, where delta_RR vanishes; the certification below decides
+        target_rr = mp.mpf(0) if tie else max(mp.mpf(0), 1 - (1 - mp.mpf(delta_target)) / (1 - mp.mpf(delta)) ** T)
         root = _kov_solve_mp(eps, T, target_rr, max(min(1e-40, 1e-20 * float(target_rr)), 1e-300))
         root_f = float(root)
     if root_f <= 0:
-        d0 = kov_delta(eps, delta, T, 0.0)
-        if d0.upper <= delta_target:
-            return epsilon_bracket(0.0, 0.0, delta_target, d0.upper, d0.upper, method)
+        d0_upper = delta_upper(0.0)
+        if d0_upper <= delta_target:
+            return epsilon_bracket(0.0, 0.0, delta_target, d0_upper, kov_delta(eps, delta, T, 0.0).lower, method)
     step = max(abs(root_f) * 1e-15, 5e-324)
     up_step = lo_step = step
     for _ in range(40):
         upper = root_f + up_step
         lower = max(0.0, root_f - lo_step)
-        d_up = kov_delta(eps, delta, T, upper).upper
+        d_up = delta_upper(upper)
         ok_up = d_up <= delta_target
         d_lo = kov_delta(eps, delta, T, lower).lower
         ok_lo = d_lo > delta_target or lower == 0.0  # lower = 0 is a trivial lower end
