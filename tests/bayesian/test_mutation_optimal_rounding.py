@@ -31,7 +31,9 @@ from fractions import Fraction as F
 import mpmath as mp
 import numpy as np
 import pytest
-from bcdp.bayesian.optimal_allocation.instance import Instance, Piece
+import sympy
+from bcdp.bayesian.optimal_allocation.instance import Instance, Piece, cancellation_bits
+from bcdp.bayesian.optimal_allocation.relaxation import bound_formula, constraints
 from bcdp.bayesian.optimal_allocation.rounding import (
     _floor_log10,
     certify_feasible,
@@ -250,6 +252,58 @@ def test_tmax_up_is_a_tight_float_above_Linv(level, lo):
         assert got >= ref and math.nextafter(math.nextafter(got, -math.inf), -math.inf) < ref
 
 
+@pytest.mark.parametrize(("x", "k"), [
+    (F(0), 0), (F(1), 0), (F(3, 2), 0), (F(-5), 0),             # no cancellation at 0 or |x| >= 1
+    (F(1, 2), 0), (F(-1, 2), 0), (F(1, 3), 1), (F(1, 4), 1),
+    (F(1, 2**10), 9), (F(3, 2**11), 9), (F(1, 10**300), 996),
+    (F(1, 10**400), 4000),                                      # below the float range: the cap
+])
+def test_cancellation_bits_is_log2_of_one_over_x(x, k):
+    # oracle: -e for the integer e with 2^(e-1) <= |x| < 2^e (exact comparisons), capped at 4000, and
+    # the cap itself when x is not 0 but below the float range
+    if 0 < abs(x) < 1:
+        e = 0
+        while F(2) ** (e - 1) > abs(x):
+            e -= 1
+        assert (min(4000, -e) if float(x) != 0 else 4000) == k
+    assert cancellation_bits(x) == k
+
+
+def _mp(x: F):
+    return mp.mpf(x.numerator) / x.denominator
+
+
+@pytest.mark.parametrize(("q", "t_lo", "t_hi", "a"), [
+    (F(1, 3), 0.25, 0.75, F(1, 5)),
+    (F(1, 3), 0.25, 0.75, F(9, 10)),
+    (F(9, 10), 2.0, 2.5, F(1, 2)),
+    (F(1, 10), 1e-30, 3e-30, F(1, 20)),        # tiny t: the cancellation in e^t - 1 needs extra bits
+    (F(1), 0.5, 0.75, F(2)),                   # q = 1, a != 1: L(t) - a t = -t, min -3/4
+])
+def test_cut_offset_is_the_midpoint_tangent_bound(q, t_lo, t_hi, a):
+    """m <= min over [t_lo, t_hi] of L(t) - a t (L convex: above its tangent at the midpoint t0), and m
+    is that tangent bound L(t0) - a t0 - |L'(t0) - a| w (w the half width), up to rounding."""
+    inst = Instance([F(1)], q)
+    m = inst.cut_offset(t_lo, t_hi, a)
+    with mp.workdps(80):
+        qq, aa = _mp(q), _mp(a)
+        g = lambda t: mp.log(1 + qq * mp.expm1(t)) - aa * t
+        lo, hi = mp.mpf(t_lo), mp.mpf(t_hi)
+        true_min = min(g(lo), g(hi))
+        dg = lambda t: qq * mp.exp(t) / (1 + qq * mp.expm1(t)) - aa
+        if dg(lo) < 0 < dg(hi):
+            true_min = g(mp.findroot(dg, (lo, hi), solver="bisect"))
+        t0, w = (lo + hi) / 2, (hi - lo) / 2
+        ref = g(t0) - abs(dg(t0)) * w
+        assert _mp(m) <= true_min
+        assert ref - mp.mpf(2) ** -80 * (abs(ref) + abs(t0)) <= _mp(m) <= ref
+
+
+def test_cut_offset_is_exact_when_L_minus_t_vanishes():
+    # q = 1, a = 1: L(t) - t is identically 0, and so is the offset
+    assert Instance([F(1)], F(1)).cut_offset(0.25, 0.75, F(1)) == 0
+
+
 # ---------------------------------------------------------------- rational_point
 
 
@@ -460,10 +514,11 @@ def _assert_float_feasible(piece: Piece, z: list[float]) -> None:
 
 
 @pytest.mark.parametrize(("levels", "q", "starts"), [
-    ([(F(1, 2), 2), (F(1), 3)], F(1, 4), [[0.25, 0.75], [0.1, 0.55]]),          # t interior, x on its bound
+    ([(F(1, 2), 2), (F(1), 3)], F(1, 4), [[0.25, 0.75], [0.1, 0.55], [1e-4, 0.75]]),  # t interior, x on its bound
     ([(F(1, 2 * 10**6), 2), (F(1, 10**6), 3)], F(1, 4), [[0.25e-6, 0.75e-6]]),  # tiny scale
     ([(F(1, 2 * 10**145), 2), (F(1, 10**145), 3)], F(1, 4), [[0.25e-145, 0.75e-145]]),  # F near 1e292
     ([(F(500), 2), (F(1000), 3)], F(0), [[250.0, 750.0]]),                        # large scale, F < 1
+    ([(F(5 * 10**5), 2), (F(10**6), 3)], F(0), [[2.5e5, 7.5e5]]),                 # F near 1e-11
 ])
 def test_polish_reaches_the_minimum_of_a_two_variable_piece(levels, q, starts):
     piece = _piece(levels, q, 1)
@@ -477,13 +532,18 @@ def test_polish_reaches_the_minimum_of_a_two_variable_piece(levels, q, starts):
         assert abs(value - best) <= 1e-11 * best
 
 
-def test_polish_reaches_the_minimum_of_a_three_variable_piece_with_merged_groups():
-    # levels 1/2, 3/5 (one coordinate each) and 20 coordinates at 1, q = 1/10, piece 2: at the
-    # minimum x_1 = x_2 (the chain constraint is active) and t = 1
+@pytest.mark.parametrize(("n", "z0", "rel"), [
+    ([1, 1, 20], [0.25, 0.3, 0.8], 1e-11),
+    ([1, 5, 20], [0.25, 0.3, 0.8], 1e-11),
+    ([3, 1, 20], [0.25, 0.3, 0.8], 1e-11),
+    ([1, 5, 20], [1e-4, 1e-4, 0.8], 1e-9),      # far from the minimum (objective 4e7 at the start)
+])
+def test_polish_reaches_the_minimum_of_a_three_variable_piece_with_merged_groups(n, z0, rel):
+    # levels 1/2, 3/5 and 1 (n_1, n_2, n_3 = 20 coordinates), q = 1/10, piece 2: at the minimum
+    # x_1 = x_2 (the chain constraint is active; without it x_2 would drop below x_1) and t = 1
     from scipy.optimize import Bounds, LinearConstraint, NonlinearConstraint, minimize
 
-    piece = _piece([(F(1, 2), 1), (F(3, 5), 1), (F(1), 20)], F(1, 10), 2)
-    n = [1, 1, 20]
+    piece = _piece([(F(1, 2), n[0]), (F(3, 5), n[1]), (F(1), n[2])], F(1, 10), 2)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         ref = minimize(lambda z: _objective(n, list(z)), [0.2, 0.3, 0.8], method="trust-constr",
@@ -493,11 +553,19 @@ def test_polish_reaches_the_minimum_of_a_three_variable_piece_with_merged_groups
                        bounds=Bounds([1e-9, 1e-9, 0.6], [1.0, 1.0, 1.0]),
                        options={"gtol": 1e-14, "xtol": 1e-15, "maxiter": 3000})
     assert ref.constr_violation <= 1e-15
-    z0 = [0.25, 0.3, 0.8]
     z = polish(piece, z0)
     _assert_float_feasible(piece, z)
-    assert abs(_objective(n, z) - ref.fun) <= 1e-11 * ref.fun
+    assert abs(_objective(n, z) - ref.fun) <= rel * ref.fun
     assert abs(z[0] - z[1]) <= 1e-9 * z[1] and z[2] == 1.0
+
+
+def test_polish_of_a_polished_point_keeps_the_polished_point_at_a_tie():
+    # the docstring: the polished point is returned when its objective is not above F(z), ties included
+    piece = _piece([(F(1, 2), 2), (F(1), 3)], F(1, 4), 1)
+    z1 = polish(piece, [0.25, 0.75])
+    z2 = polish(piece, z1)
+    assert piece.F(np.array(z2)) <= piece.F(np.array(z1))
+    assert z2 is not z1
 
 
 def test_polish_returns_the_start_when_its_objective_is_infinite():
@@ -513,3 +581,66 @@ def test_polish_does_not_return_a_worse_point():
     piece = _piece([(F(1, 2), 2), (F(1), 3)], F(1, 4), 1)
     z0 = [0.45, 0.99]
     assert polish(piece, z0) is z0
+
+
+# ---------------------------------------------------------------- the step-3 bound (relaxation)
+
+
+def _three_group_piece() -> Piece:
+    return _piece([(F(1, 2), 1), (F(3, 5), 1), (F(1), 20)], F(1, 10), 2)
+
+
+def test_constraints_are_the_chain_and_the_cuts():
+    # z_{h-1} - z_h <= 0 for h = 2, 3; z_g + a t <= l_g - m for g = 1, 2 (method, step 3)
+    a, m = F(1, 3), F(1, 50)
+    rows, rhs = constraints(_three_group_piece(), a, m)
+    assert rows == [[1, -1, 0], [0, 1, -1], [1, 0, a], [0, 1, a]]
+    assert rhs == [0, 0, F(1, 2) - m, F(3, 5) - m]
+    # q = 0: no cuts
+    rows, rhs = constraints(_piece([(F(1, 2), 1), (F(3, 5), 1), (F(1), 20)], F(0), 2), a, m)
+    assert rows == [[1, -1, 0], [0, 1, -1]] and rhs == [0, 0]
+
+
+def _sympy_bound(n, N, lo, hi, s, o, rows, rhs, z, y):
+    """R(z) + y.(A z - b) + sum_h [min(r_h lo_h, r_h hi_h) - r_h z_h], r = grad R + A^T y, with
+    R = sum_g n_g / T_g and T_g = sum_{h<=g} (s_h (z_h - z_{h-1}) - o_h) / N_h (method, step 3);
+    the gradient by sympy's differentiation."""
+    p = len(z)
+    zs = sympy.symbols(f"z0:{p}")
+    R_expr, T, prev = 0, 0, 0
+    for h in range(p):
+        T = T + (sympy.Rational(s[h]) * (zs[h] - prev) - sympy.Rational(o[h])) / N[h]
+        prev = zs[h]
+        R_expr = R_expr + sympy.Rational(n[h]) / T
+    at = {zs[k]: sympy.Rational(z[k]) for k in range(p)}
+    r = [sympy.diff(R_expr, zs[k]).subs(at) for k in range(p)]
+    total = R_expr.subs(at)
+    for i, row in enumerate(rows):
+        total += sympy.Rational(y[i]) * (sum(sympy.Rational(row[k]) * at[zs[k]] for k in range(p)) - sympy.Rational(rhs[i]))
+        r = [r[k] + sympy.Rational(y[i]) * sympy.Rational(row[k]) for k in range(p)]
+    for k in range(p):
+        total += min(r[k] * sympy.Rational(lo[k]), r[k] * sympy.Rational(hi[k])) - r[k] * at[zs[k]]
+    return F(int(sympy.fraction(total)[0]), int(sympy.fraction(total)[1]))
+
+
+def test_bound_formula_in_fractions_against_sympy():
+    piece = _three_group_piece()
+    a, m = F(1, 3), F(1, 50)
+    rows = [[1, -1, 0], [0, 1, -1], [1, 0, a], [0, 1, a]]
+    rhs = [F(0), F(0), F(1, 2) - m, F(3, 5) - m]
+    lo, hi = [F(1, 4), F(1, 3), F(3, 4)], [F(1, 3), F(1, 2), F(1)]
+    s, o = [F(3, 2), F(7, 5), F(9, 4)], [F(1, 10), F(1, 20), F(1, 30)]
+    z = [F(3, 10), F(2, 5), F(4, 5)]
+    for y in ([F(0), F(1), F(1, 2), F(2)], [F(1, 3), F(0), F(0), F(1)]):
+        got = bound_formula(piece, lo, hi, s, o, rows, rhs, z, y)
+        assert got == _sympy_bound(piece.n_int, piece.N_int, lo, hi, s, o, rows, rhs, z, y)
+
+
+def test_bound_formula_outside_E_is_none():
+    # T_1 = (s_1 z_1 - o_1) / N_1 = 0 at z_1 = o_1 / s_1: z^ is not in E
+    piece = _three_group_piece()
+    rows, rhs = [[1, -1, 0], [0, 1, -1]], [F(0), F(0)]
+    lo, hi = [F(0), F(0), F(3, 5)], [F(1), F(1), F(1)]
+    s, o = [F(3, 2), F(7, 5), F(9, 4)], [F(1, 10), F(1, 20), F(1, 30)]
+    assert bound_formula(piece, lo, hi, s, o, rows, rhs, [F(1, 15), F(2, 5), F(4, 5)], [F(0), F(0)]) is None
+    assert bound_formula(piece, lo, hi, s, o, rows, rhs, [F(1, 20), F(2, 5), F(4, 5)], [F(0), F(0)]) is None
