@@ -33,7 +33,7 @@ import numpy as np
 import pytest
 import sympy
 from bcdp.bayesian.optimal_allocation.instance import Instance, Piece, cancellation_bits
-from bcdp.bayesian.optimal_allocation.relaxation import bound_formula, constraints
+from bcdp.bayesian.optimal_allocation.relaxation import _cut_slope, bound_formula, constraints, crude_bound
 from bcdp.bayesian.optimal_allocation.rounding import (
     _floor_log10,
     certify_feasible,
@@ -644,3 +644,32 @@ def test_bound_formula_outside_E_is_none():
     s, o = [F(3, 2), F(7, 5), F(9, 4)], [F(1, 10), F(1, 20), F(1, 30)]
     assert bound_formula(piece, lo, hi, s, o, rows, rhs, [F(1, 15), F(2, 5), F(4, 5)], [F(0), F(0)]) is None
     assert bound_formula(piece, lo, hi, s, o, rows, rhs, [F(1, 20), F(2, 5), F(4, 5)], [F(0), F(0)]) is None
+
+
+@pytest.mark.parametrize(("lo", "hi"), [
+    ([F(1, 4), F(1, 3), F(3, 4)], [F(1, 3), F(1, 2), F(1)]),
+    ([F(1, 10), F(1, 2), F(3, 5)], [F(1, 5), F(2, 5), F(7, 10)]),    # hi_2 < lo_1: Dmax_2 = 0
+])
+def test_crude_bound_in_fractions(lo, hi):
+    # sum_g n_g / sum_{h<=g} Dmax_h^2 / N_h, Dmax_h = max(hi_h - lo_{h-1}, 0), lo_0 = 0 (method, step 3)
+    piece = _three_group_piece()
+    n, N = [1, 1, 20], [22, 21, 20]
+    dmax = [max(hi[h] - (lo[h - 1] if h else 0), 0) for h in range(3)]
+    expected = sum(F(n[g]) / sum(dmax[h] ** 2 / N[h] for h in range(g + 1)) for g in range(3))
+    assert crude_bound(piece, lo, hi) == expected
+
+
+def test_crude_bound_is_infinite_when_a_box_allows_no_increment():
+    piece = _three_group_piece()
+    assert crude_bound(piece, [F(0), F(0), F(1, 2)], [F(0), F(1, 2), F(1)]) == math.inf
+
+
+@pytest.mark.parametrize("q", [F(1, 10), F(1, 2), F(1)])
+def test_cut_slope_is_L_prime_at_the_midpoint(q):
+    piece = _piece([(F(1, 2), 1), (F(3, 5), 1), (F(1), 20)], q, 2)
+    with mp.workdps(50):
+        ref = mp.diff(lambda t: _mp_L_float(t, float(q)), mp.mpf(0.7))
+    got = _cut_slope(piece, 0.6, 0.8)
+    assert abs(got - ref) <= 1e-15 * ref
+    if q == 1:
+        assert got == 1.0
