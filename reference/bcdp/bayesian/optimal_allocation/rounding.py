@@ -136,7 +136,12 @@ def certify_feasible(c_sorted: list[Fraction], tilde_sorted: list[Fraction], eps
 
 
 def polish(piece: Piece, z: list[float]) -> list[float]:
-    """SLSQP on the true reduced problem of the piece (only proposes; the caller re-checks)."""
+    """SLSQP on the true reduced problem of the piece (only proposes; the caller re-checks).
+
+    Returns the polished point (projected into the piece, :func:`~.relaxation.project`) when its
+    objective is not above F(z); else z itself, as also when F(z) is not a finite positive number
+    (nothing to scale the objective by) or SLSQP raises.
+    """
     from scipy.optimize import minimize
 
     inst, p, j = piece.inst, piece.p, piece.j
