@@ -220,7 +220,9 @@ def load_equivalents() -> dict[str, dict]:
     return {entry["mutant"]: entry for entry in data.get("equivalent", [])}
 
 
-KILLED = {"killed", "timeout", "segfault"}
+# "suspicious" is mutmut's verdict for any other non-zero exit of the test process, e.g. -6 when a
+# mutant makes scipy abort the interpreter (SIGABRT): the tests did not pass, the mutant was detected.
+KILLED = {"killed", "timeout", "segfault", "suspicious"}
 
 
 def report(packages: list[str], show_survivors: bool) -> int:
