@@ -85,9 +85,12 @@ def recording_curve(rho=0.5):
     return rdp_curve_from_callable(value), seen
 
 
-def test_real_search_adds_exactly_the_integer_orders_2_to_256():
+@pytest.mark.parametrize("center", [None, 0.0, -1.0, math.nan, math.inf])
+def test_real_search_adds_exactly_the_integer_orders_2_to_256(center):
+    """Also with a centre that is not a positive finite order, which is ignored (regression: it
+    replaced the default window but dropped the integer orders with it)."""
     curve, seen = recording_curve()
-    se.search_alpha(curve, "1e-6", "cks")
+    se.search_alpha(curve, "1e-6", "cks", center=center)
     ints = {a for a in seen if a == int(a) and a <= 400}
     assert set(map(float, range(2, se.INTEGER_GRID_MAX + 1))) <= ints
     assert not ints & {257.0, 258.0}                 # nothing beyond INTEGER_GRID_MAX = 256 is added

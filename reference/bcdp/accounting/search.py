@@ -125,7 +125,8 @@ def _real_search(f: Callable[[float], float], u_lo: float, u_hi: float,
                  center: float | None) -> tuple[float, float, bool]:
     """Minimise f over u in [u_lo, u_hi]: grid, extension at the edges, bounded refinement."""
     lo_t, hi_t = math.log10(u_lo), math.log10(u_hi)
-    if center is not None and math.isfinite(center) and center > 0:
+    centred = center is not None and math.isfinite(center) and center > 0   # else: as if no centre
+    if centred:
         c = math.log10(center)
         w_lo, w_hi = max(lo_t, c - 4.0), min(hi_t, c + 4.0)
         if w_lo >= w_hi:
@@ -139,7 +140,7 @@ def _real_search(f: Callable[[float], float], u_lo: float, u_hi: float,
         return {u: f(u) for u in us}
 
     pts = grid(w_lo, w_hi, POINTS_PER_DECADE)
-    for k in range(2, INTEGER_GRID_MAX + 1) if center is None else ():
+    for k in range(2, INTEGER_GRID_MAX + 1) if not centred else ():
         if u_lo <= k - 1 <= u_hi:
             pts[float(k - 1)] = f(float(k - 1))
     cur_lo, cur_hi = w_lo, w_hi
@@ -180,7 +181,8 @@ def search_alpha(curve: RdpCurve, delta: Any, method: str = "cks", orders: Any =
 
     ``orders``: ``"real"`` (default) -- the extended log grid of this module's docstring over
     alpha in (1, ``alpha_max``] (default: up to 1 + :data:`U_MAX`), plus the integers 2..256;
-    ``center`` (optional, a value of alpha - 1) centres the initial window; ``"integer"`` -- 2, 3,
+    ``center`` (optional, a value of alpha - 1) centres the initial window instead (one that is not
+    a finite real > 0 is ignored); ``"integer"`` -- 2, 3,
     ..., floor(alpha_max) (default :data:`INTEGER_ALPHA_MAX`); or an explicit sequence of orders.
     Array curves use their own orders unless a subset is given.  For ``"asoodeh"`` only orders with
     alpha delta < 1 are used.  Unimodality is not assumed (the best grid point is kept if the
