@@ -44,6 +44,13 @@ def test_jsonable_refuses_nan_unless_a_text_is_given_at_every_depth():
                                            "ok": 0.25}
     assert jsonable(Certified(0.5, 0.5, 0.5), nan="x") == Certified(0.5, 0.5, 0.5).to_json()
 
+    class Record:  # any object written through its to_json: the NaN text reaches its fields too
+        def to_json(self):
+            return {"seen": float("nan"), "deep": [mpmath.mpf("nan")]}
+    assert jsonable([Record()], nan="NaN") == [{"seen": "NaN", "deep": ["NaN"]}]
+    with pytest.raises(ValueError, match="^NaN is not a valid result$"):
+        jsonable(Record())
+
 
 def test_jsonable_float_and_mpf_infinities_keep_their_sign():
     assert jsonable(math.inf) == "inf" and jsonable(-math.inf) == "-inf"
