@@ -162,8 +162,9 @@ def coordinate_dependence(prior: Prior) -> list[ProbabilityParameter]:
 
     By (R3) it is the largest TV between the conditionals of x_-i given two supported values of x_i.
     Witness keys: ``S_i``, ``S_i_prime`` and ``event`` (the set of x_-i where the first
-    conditional exceeds the second, which attains the TV).  A coordinate with one supported value
-    (or d = 1) has q_i = 0.
+    conditional exceeds the second, which attains the TV).  The witness is the first ordered pair of
+    distinct supported values (in the order of the coordinate's values) attaining the maximum.  A
+    coordinate with one supported value (or d = 1) has q_i = 0.
     """
     out = []
     for i in range(prior.domain.d):
