@@ -5,6 +5,7 @@
     python3 benchmarks/mutation_gate.py core accounting       # selected packages
     python3 benchmarks/mutation_gate.py --report              # re-read the last run, no new run
     python3 benchmarks/mutation_gate.py accounting --resume   # continue an interrupted run
+    python3 benchmarks/mutation_gate.py shuffle --refresh     # bring the last run up to the checkout
     python3 benchmarks/mutation_gate.py core --survivors      # print each survivor's diff
     python3 benchmarks/mutation_gate.py --check tests/core/test_x.py --mutants 'bcdp.core.spaces.*'
                                                               # which survivors a new test kills
@@ -103,20 +104,53 @@ def stage_of(package: str) -> Path:
     return STAGE_ROOT / package
 
 
+# what a stage holds of the checkout: (origin in the checkout, place in the stage)
+STAGED_TREES = (("reference/bcdp", "src/bcdp"), ("proofs_checks", "src/bcdp/checks"), ("tables", "src/bcdp/golden"),
+                ("docs", "src/bcdp/data"), ("tests", "tests"), ("benchmarks", "benchmarks"))
+NOT_STAGED = ("__pycache__", ".hypothesis")
+
+
+def _files(tree: Path, skip: tuple[str, ...] = ()) -> dict[str, Path]:
+    """Relative path -> file under ``tree``, without caches and without the subtrees named in ``skip``."""
+    out = {}
+    for path in tree.rglob("*"):
+        rel = path.relative_to(tree)
+        if path.is_file() and not any(part in NOT_STAGED or part.endswith(".pyc") for part in rel.parts) \
+                and rel.parts[0] not in skip:
+            out[rel.as_posix()] = path
+    return out
+
+
+def sync_stage(stage_dir: Path) -> int:
+    """Make the stage's copy of the checkout equal to the checkout: copy every file whose bytes differ
+    (stamped now, so mutmut sees the source as newer than its mutants and regenerates that file) and
+    delete what the checkout no longer has.  Returns the number of files changed."""
+    changed = 0
+    for origin, place in STAGED_TREES:
+        skip = ("checks", "golden", "data") if place == "src/bcdp" else ()
+        want, have = _files(ROOT / origin, skip), _files(stage_dir / place, skip)
+        for rel, path in want.items():
+            target = stage_dir / place / rel
+            if rel not in have or target.read_bytes() != path.read_bytes():
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(path, target)
+                os.utime(target)
+                changed += 1
+        for rel in have.keys() - want.keys():
+            (stage_dir / place / rel).unlink()
+            changed += 1
+    for extra in ("README.md", "CHANGELOG.md"):
+        shutil.copy2(ROOT / extra, stage_dir / extra)
+    return changed
+
+
 def stage(package: str, full_suite: bool) -> None:
     """Copy the tree into build/mutation/<package> (fresh each run) and write mutmut's configuration."""
     stage_dir = stage_of(package)
     if stage_dir.exists():
         shutil.rmtree(stage_dir)
-    src = stage_dir / "src" / "bcdp"
-    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", "checks", "golden", "data")
-    shutil.copytree(ROOT / "reference" / "bcdp", src, ignore=ignore)
-    for name, origin in (("checks", "proofs_checks"), ("golden", "tables"), ("data", "docs")):
-        shutil.copytree(ROOT / origin, src / name, ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copytree(ROOT / "tests", stage_dir / "tests", ignore=shutil.ignore_patterns("__pycache__", ".hypothesis"))
-    for extra in ("README.md", "CHANGELOG.md"):
-        shutil.copy2(ROOT / extra, stage_dir / extra)
-    shutil.copytree(ROOT / "benchmarks", stage_dir / "benchmarks", ignore=shutil.ignore_patterns("__pycache__"))
+    (stage_dir / "src" / "bcdp").mkdir(parents=True)
+    sync_stage(stage_dir)
     # tests that read the repository layout (reference/, proofs_checks/, tables/, docs/) find the staged
     # copy: symlinks in the stage and, pre-created (mutmut keeps what exists), in mutmut's mutants/ tree
     for where in (stage_dir, stage_dir / "mutants"):
@@ -165,6 +199,33 @@ def stage(package: str, full_suite: bool) -> None:
     own = (ROOT / "pyproject.toml").read_text()
     own = re.sub(r"(?ms)^\[tool\.pytest\.ini_options\].*?(?=^\[|\Z)", "", own)
     (stage_dir / "pyproject.toml").write_text(own.rstrip() + "\n\n" + "\n".join(lines) + "\n")
+
+
+def refresh(package: str) -> None:
+    """Bring the last run of ``package`` up to the checkout without discarding what still holds.
+
+    The stage's copy of the checkout is synced (``sync_stage``); mutmut then regenerates the mutants
+    of every changed source file and, function by function (it hashes each function), forgets the
+    verdicts of the functions whose code changed.  This function also forgets every survivor and
+    every "no tests" verdict, so the new tests are run against them, except the documented
+    equivalents and the survivors a ``--check`` with a still-unchanged test file has killed.  What is
+    kept: the killed verdicts of unchanged functions (tests are only added; a fresh run, without
+    ``--refresh``, re-measures everything)."""
+    stage_dir = stage_of(package)
+    if not (stage_dir / "mutants").exists():
+        sys.exit(f"no earlier run of {package} to refresh: run the gate without --refresh first")
+    changed = sync_stage(stage_dir)
+    keep = killed_by_check(package) | set(load_equivalents())
+    forgotten = 0
+    for meta in (stage_dir / "mutants" / "src").rglob("*.meta"):
+        data = json.loads(meta.read_text())
+        codes = data.get("exit_code_by_key", {})
+        for name, code in codes.items():
+            if code in (0, 33) and name not in keep:
+                codes[name] = None
+                forgotten += 1
+        meta.write_text(json.dumps(data, indent=4))
+    print(f"refreshed {package}: {changed} files synced, {forgotten} survivors to run again", flush=True)
 
 
 def run_mutmut(package: str, max_children: int) -> None:
@@ -390,6 +451,8 @@ def main() -> int:
     parser.add_argument("--target", type=float, default=0.95)
     parser.add_argument("--resume", action="store_true",
                         help="continue an interrupted run in the existing stages (mutmut keeps its verdicts)")
+    parser.add_argument("--refresh", action="store_true",
+                        help="bring the last run up to the checkout: re-run changed functions and survivors only")
     parser.add_argument("--full-suite", action="store_true",
                         help="judge mutants by every default test, not only the package's own tests")
     ARGS = parser.parse_args()
@@ -405,7 +468,9 @@ def main() -> int:
         for package in packages:
             print(f"mutating {package} (tests: {'all' if ARGS.full_suite else ' '.join(GATE_TESTS[package])})",
                   flush=True)
-            if not (ARGS.resume and (stage_of(package) / "mutants").exists()):
+            if ARGS.refresh:
+                refresh(package)
+            elif not (ARGS.resume and (stage_of(package) / "mutants").exists()):
                 stage(package, ARGS.full_suite)
             run_mutmut(package, ARGS.max_children)
     return report(packages, ARGS.survivors)
