@@ -43,7 +43,7 @@ from bcdp.core.errors import InvalidInputError
 CP_WIDENING = 1e-10
 
 
-def _check_confidence(confidence: float) -> float:
+def check_confidence(confidence: float) -> float:
     if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0 < confidence < 1:
         raise InvalidInputError(f"confidence must be a number in (0, 1), got {confidence!r}")
     return float(confidence)
@@ -130,7 +130,7 @@ class CountAudit:
 
     def cell_intervals(self, confidence: float) -> tuple[np.ndarray, np.ndarray]:
         """(C1): simultaneous Clopper-Pearson intervals of every cell at the given confidence."""
-        beta = 1 - _check_confidence(confidence)
+        beta = 1 - check_confidence(confidence)
         cells = self.counts.size
         return clopper_pearson(self.counts, self.draws[:, None], beta / cells)
 
@@ -207,8 +207,8 @@ def draws_to_refute(p_num: float, p_den: float, claimed_eps: float, confidence: 
 
     if not (0 < p_den < p_num <= 1) or not math.log(p_num / p_den) > claimed_eps:
         raise InvalidInputError("need 0 < p_den < p_num <= 1 with log(p_num / p_den) above the claim")
-    conf = _check_confidence(confidence)
-    _check_confidence(power)
+    conf = check_confidence(confidence)
+    check_confidence(power)
     alpha = (1 - conf) / cells
     tail = (1 - power) / 2
 

@@ -35,12 +35,12 @@ from contextlib import contextmanager
 from types import ModuleType
 
 from bcdp import __version__
-from bcdp.cli import allocate, audit, check, partial, rdp, reproduce, tables, zcdp
+from bcdp.cli import allocate, audit, audit_sampler, check, partial, rdp, reproduce, tables, zcdp
 from bcdp.core.errors import BcdpError, InvalidInputError, exit_code
 
 #: the subcommands in the order of ``bcdp --help``
 COMMANDS: dict[str, ModuleType] = {
-    "check": check, "audit": audit, "partial": partial, "allocate": allocate, "rdp": rdp, "zcdp": zcdp,
+    "check": check, "audit": audit, "audit-sampler": audit_sampler, "partial": partial, "allocate": allocate, "rdp": rdp, "zcdp": zcdp,
     "tables": tables, "reproduce": reproduce,
 }
 
@@ -49,6 +49,10 @@ DESCRIPTION = """bcdp: verified feature-specific differential privacy.
 Commands:
   bcdp check [--json]              run every claim check (proofs_checks/) and print a table
   bcdp audit FILE.json [--json]    exact LDP/BDP/CDP/BCDP/dependence of a finite mechanism
+  bcdp audit-sampler MODULE:FUNCTION --inputs FILE (--outputs FILE | --bins E0,E1,...)
+        [--prior FILE] [--claim-eps E] [--claim-cdp C1,...] [--claim-delta D1,...]
+        [--draws N] [--confidence C] [--seed S] [--json]
+                                   black-box audit: lower confidence bounds on LDP/CDP/BCDP
   bcdp partial audit FILE.json [--json] [--concentrated]
                                    exact per-attribute eps0, whole-record eps, nabla profile;
                                    certified nabla0-CDP eps0 and zCDP rho with --concentrated
