@@ -128,3 +128,24 @@ def test_bad_binnings_are_refused(kwargs):
 def test_bad_draws_and_seeds_are_refused(draws, seed):
     with pytest.raises(InvalidInputError):
         sample_counts(rr_one, [0, 1], Binning(labels=(0, 1)), draws, seed)
+
+
+def _pairs(x, rng, size):
+    return rng.integers(0, 2, size=(size, 2))
+
+
+def test_tuple_outputs_match_declared_tuple_labels():
+    """A batched sampler returning an (m, 2) array and a per-draw one returning tuples: each row is one
+    output, matched against the declared labels (JSON lists become tuples); uniform law on 4 pairs."""
+    labels = ((0, 0), (0, 1), (1, 0), (1, 1))
+    for fn in (_pairs, lambda x, rng: (int(rng.integers(2)), int(rng.integers(2)))):
+        audit = sample_counts(fn, [0], Binning(labels=labels), 8000, seed=2)
+        assert audit.counts.sum() == 8000 and _gof_ok(audit.counts[0], np.full(4, 0.25))
+    with pytest.raises(InvalidInputError, match=r"\(2, 0\)"):
+        sample_counts(lambda x, rng: (2, 0), [0], Binning(labels=labels), 5, seed=2)
+
+
+def test_string_outputs():
+    audit = sample_counts(lambda x, rng: "yes" if rng.random() < 0.5 else "no", [0], Binning(labels=("yes", "no")),
+                          4000, seed=9)
+    assert _gof_ok(audit.counts[0], np.array([0.5, 0.5]))

@@ -93,11 +93,14 @@ class Binning:
         """Cell index of every output; an output outside the set or the bins is an error."""
         if self.labels is not None:
             index = {label: j for j, label in enumerate(self.labels)}
-            arr = np.asarray(outputs, dtype=object).reshape(-1)
-            uniques, inverse = np.unique(arr, return_inverse=True) if _sortable(arr) else _unique_any(arr)
+            if isinstance(outputs, np.ndarray) and outputs.ndim == 1 and outputs.dtype != object:
+                uniques, inverse = np.unique(outputs, return_inverse=True)      # numbers: vectorised
+                keys = [u.item() for u in uniques]
+            else:                     # tuples, strings, mixed: one output per row (a 2-d array: rows)
+                items = outputs.tolist() if isinstance(outputs, np.ndarray) else list(outputs)
+                keys, inverse = _unique_any([_label_key(v) for v in items])
             codes = []
-            for u in uniques:
-                key = u.item() if isinstance(u, np.generic) else u
+            for key in keys:
                 if key not in index:
                     raise InvalidInputError(f"the sampler returned {key!r}, which is not in the declared output set")
                 codes.append(index[key])
@@ -114,15 +117,16 @@ def _edge(v: float) -> str:
     return "inf" if v == math.inf else "-inf" if v == -math.inf else repr(float(v))
 
 
-def _sortable(arr: np.ndarray) -> bool:
-    try:
-        np.unique(arr[:2])
-        return True
-    except TypeError:
-        return False
+def _label_key(value: Any) -> Any:
+    """An output as a declared label compares: numpy scalars as Python numbers, sequences as tuples."""
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return tuple(_label_key(v) for v in value)
+    return value
 
 
-def _unique_any(arr: np.ndarray) -> tuple[list[Any], np.ndarray]:
+def _unique_any(arr: list[Any]) -> tuple[list[Any], np.ndarray]:
     seen: dict[Any, int] = {}
     inverse = np.fromiter((seen.setdefault(v, len(seen)) for v in arr), dtype=np.int64, count=len(arr))
     return list(seen), inverse
