@@ -178,7 +178,8 @@ def _format(report: dict[str, Any]) -> str:
         if e["claimed"] is not None:
             text += f"  claim {e['claimed']:.6g}: {e['verdict']}"
         if "draws_to_refute" in e:
-            text += f" (about {e['draws_to_refute']} draws per input would refute it)"
+            text += (f" (estimate above the claim: were the observed frequencies exact, about "
+                     f"{e['draws_to_refute']} draws per input would refute it)")
         return text
 
     rows = [f"{report['sampler']}: {report['draws']} draws per input, seed {report['seed']}, "
