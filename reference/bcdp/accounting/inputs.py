@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from numbers import Integral, Real
+from numbers import Integral, Rational, Real
 from typing import TYPE_CHECKING, Any
 
 import mpmath
@@ -239,7 +239,7 @@ def enclose(x: Any, name: str = "value"):
         return ball_of(int(x))
     if isinstance(x, Fraction):
         return ball_of(x)
-    if type(x).__module__.startswith("sympy"):     # an exact rational (exact_value): its value, not its float
+    if isinstance(x, Rational):                    # a sympy Rational (exact_value): its value, not its float
         return ball_of(to_fraction(x, name))
     if isinstance(x, mpmath.mpf):
         if not mpmath.isfinite(x):
