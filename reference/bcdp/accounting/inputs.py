@@ -25,7 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from fractions import Fraction
-from numbers import Integral, Real
+from numbers import Integral, Rational, Real
 from typing import TYPE_CHECKING, Any
 
 import mpmath
@@ -223,8 +223,8 @@ def enclose(x: Any, name: str = "value"):
     (set by the caller with :func:`bcdp.core.intervals.arb_precision`).
 
     float -> hull(exact binary value, decimal repr); string -> the decimal or ratio it spells (exact
-    rational, enclosed with one outward rounding); Fraction -> enclosure of p/q; int, mpf -> exact
-    point; an arb ball is returned as is; an ``mpmath.iv`` interval -> a ball containing it.
+    rational, enclosed with one outward rounding); Fraction, sympy Rational -> enclosure of p/q; int,
+    mpf -> exact point; an arb ball is returned as is; an ``mpmath.iv`` interval -> a ball containing it.
     """
     from bcdp.core.intervals import ball_of
 
@@ -239,6 +239,8 @@ def enclose(x: Any, name: str = "value"):
         return ball_of(int(x))
     if isinstance(x, Fraction):
         return ball_of(x)
+    if isinstance(x, Rational):                    # a sympy Rational (exact_value): its value, not its float
+        return ball_of(to_fraction(x, name))
     if isinstance(x, mpmath.mpf):
         if not mpmath.isfinite(x):
             raise InvalidInputError(f"{name} must be finite, got {x}")
@@ -395,8 +397,10 @@ MAX_SEARCH_VALUE = 1e300
 def check_rho(rho: Any) -> float:
     """A zCDP parameter: finite, >= 0 (decided on the exact value of an exact input, so that
     ``"-1e-400"`` is refused and ``"1e-400"`` accepted); returned as the search float (0.0 for an
-    exact rho below the float range).  rho above :data:`MAX_SEARCH_VALUE` is refused (a cap of the
-    float search, not a validity rule)."""
+    exact rho below the float range).  An enclosure (arb ball, ``mpmath.iv`` interval) is refused only
+    if it is certainly negative (it may reach below 0: rho >= 0 is what it admits); its search float is
+    its midpoint's, at least 0.  rho above :data:`MAX_SEARCH_VALUE` is refused (a cap of the float
+    search, not a validity rule)."""
     check_real(rho, "rho")
     q = exact_value(rho, "rho")
     if q is not None:
@@ -407,14 +411,15 @@ def check_rho(rho: Any) -> float:
                                     "alpha (every conversion's eps exceeds it)")
         return float_of(rho, "rho")
     r = float_of(rho, "rho")
-    if not math.isfinite(r) or r < 0:
+    if not math.isfinite(r) or r < 0 and not is_interval(rho):
         raise InvalidInputError(f"rho must be a finite real >= 0, got {rho!r}")
-    if is_interval(rho):
+    if is_interval(rho):                           # an enclosure is refused only if certainly negative
         from bcdp.core.intervals import arb_precision
 
         with arb_precision(CERT_PREC):
             if enclose(rho, "rho") < 0:            # certainly negative
                 raise InvalidInputError(f"rho must be a finite real >= 0, got {rho!r}")
+        return max(r, 0.0)                         # its midpoint may be negative: rho >= 0 is what it admits
     return r
 
 
