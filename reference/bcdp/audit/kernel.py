@@ -225,6 +225,39 @@ def audit_report(mechanism: Mechanism, prior: Prior | None) -> dict[str, Any]:
     return report
 
 
+def report_drift(report: dict[str, Any], golden: Any) -> list[str]:
+    """The privacy values of ``report`` that differ from a pinned ``bcdp audit --json`` report.
+
+    Compared: the exact value of every parameter (LDP, BDP, each CDP / BCDP coordinate, each
+    dependence); not the witnesses (a tie may be broken by another pair when the inputs are listed in
+    another order) and not the float renderings (functions of the exact values).  Returns one line
+    per difference, naming the field, e.g. ``cdp[1]: log(3) != log(2) (golden)``."""
+    if not isinstance(golden, dict):
+        raise InputFileError("the golden file must hold a JSON object written by bcdp audit --json")
+    drift = []
+    for key in _LABELS:
+        mine, theirs = report.get(key), golden.get(key)
+        if mine is None and theirs is None:
+            continue
+        if mine is None or theirs is None:
+            drift.append(f"{key}: {'absent' if mine is None else 'present'} here, "
+                         f"{'absent' if theirs is None else 'present'} in the golden file")
+            continue
+        mine_list = mine if isinstance(mine, list) else [mine]
+        theirs_list = theirs if isinstance(theirs, list) else [theirs]
+        if len(mine_list) != len(theirs_list):
+            drift.append(f"{key}: {len(mine_list)} values != {len(theirs_list)} (golden)")
+            continue
+        for i, (a, b) in enumerate(zip(mine_list, theirs_list)):
+            name = f"{key}[{i}]" if isinstance(mine, list) else key
+            exact = b.get("exact") if isinstance(b, dict) else None
+            if not isinstance(exact, str):
+                raise InputFileError(f"the golden file has no exact value for {name}")
+            if a["exact"] != exact:
+                drift.append(f"{name}: {a['exact']} != {short_text(exact)} (golden)")
+    return drift
+
+
 _LABELS = {
     "ldp_epsilon": "LDP epsilon (Def. 1)",
     "bdp_epsilon": "BDP epsilon (Def. 2)",

@@ -12,7 +12,7 @@ import argparse
 import json
 from typing import Any
 
-from bcdp.core.errors import EXIT_OK
+from bcdp.core.errors import EXIT_CHECK_FAILED, EXIT_OK
 
 #: builtin exceptions this command reports as bad input (exit 2); every BcdpError is bad input anyway
 BAD_INPUT: tuple[type[Exception], ...] = ()
@@ -21,13 +21,34 @@ BAD_INPUT: tuple[type[Exception], ...] = ()
 def add_parser(subparsers: Any) -> None:
     p = subparsers.add_parser("audit", help="audit a finite mechanism given as JSON")
     p.add_argument("file", help="JSON file (format: docs/file_format.md)")
+    p.add_argument("--against", metavar="GOLDEN.json",
+                   help="compare the privacy values with a pinned `bcdp audit --json` report; exit 1 on drift")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
 def run(args: argparse.Namespace) -> int:
-    from bcdp.audit.kernel import audit_report, format_report, load_audit_file
+    from bcdp.audit.kernel import audit_report, format_report, load_audit_file, read_json_document, report_drift
 
+    golden = None if args.against is None else read_json_document(args.against)
     mech, prior = load_audit_file(args.file)
     report = audit_report(mech, prior)
-    print(json.dumps(report, indent=2, allow_nan=False) if args.json else format_report(report))
-    return EXIT_OK
+    drift = None if golden is None else report_drift(report, _plain_json(golden))
+    if args.json:
+        out = dict(report) if drift is None else {**report, "against": {"golden": args.against, "drift": drift}}
+        print(json.dumps(out, indent=2, allow_nan=False))
+    else:
+        print(format_report(report))
+        if drift is not None:
+            print(f"against {args.against}: " + ("no drift" if not drift else f"{len(drift)} value(s) differ"))
+            for line in drift:
+                print(f"  {line}")
+    return EXIT_CHECK_FAILED if drift else EXIT_OK
+
+
+def _plain_json(value: Any) -> Any:
+    """The golden document as json.loads reads it (its numbers are not compared: exact values are strings)."""
+    if isinstance(value, dict):
+        return {k: _plain_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain_json(v) for v in value]
+    return str(value) if not isinstance(value, (str, bool, type(None))) else value
