@@ -277,7 +277,10 @@ def format_report(report: dict[str, Any]) -> str:
         for i, v in enumerate(values):
             name = label if not isinstance(report[key], list) else f"{label.split(' (')[0]} [i={i}]"
             fl = v["float"] if isinstance(v["float"], str) else f"{v['float']:.17g}"
-            lines.append(f"{name:<26} {v['exact']:<22} {fl:<22} {json.dumps(v['witness'])}")
+            exact = "-" if v["exact"] is None else v["exact"]
+            lines.append(f"{name:<26} {exact:<22} {fl:<22} {json.dumps(v['witness'])}")
     if "bdp_epsilon" not in report:
         lines.append("(no prior given: BDP, BCDP and dependence need one)")
+    if "accuracy" in report:
+        lines.append(f"(--fast: {report['accuracy']})")
     return "\n".join(lines)

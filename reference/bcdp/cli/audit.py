@@ -12,7 +12,7 @@ import argparse
 import json
 from typing import Any
 
-from bcdp.core.errors import EXIT_CHECK_FAILED, EXIT_OK
+from bcdp.core.errors import EXIT_CHECK_FAILED, EXIT_OK, InvalidInputError
 
 #: builtin exceptions this command reports as bad input (exit 2); every BcdpError is bad input anyway
 BAD_INPUT: tuple[type[Exception], ...] = ()
@@ -23,19 +23,29 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("file", help="JSON file (format: docs/file_format.md)")
     p.add_argument("--against", metavar="GOLDEN.json",
                    help="compare the privacy values with a pinned `bcdp audit --json` report; exit 1 on drift")
+    p.add_argument("--fast", action="store_true",
+                   help="float64 fast path for large kernels (floats within a few ulps; no exact values)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
 def run(args: argparse.Namespace) -> int:
+    from bcdp.core.results import jsonable
     from bcdp.audit.kernel import audit_report, format_report, load_audit_file, read_json_document, report_drift
 
+    if args.fast and args.against is not None:
+        raise InvalidInputError("--against compares exact values: run it without --fast")
     golden = None if args.against is None else read_json_document(args.against)
-    mech, prior = load_audit_file(args.file)
-    report = audit_report(mech, prior)
+    if args.fast:
+        from bcdp.audit.fast_report import fast_audit_report
+
+        report = fast_audit_report(read_json_document(args.file))
+    else:
+        mech, prior = load_audit_file(args.file)
+        report = audit_report(mech, prior)
     drift = None if golden is None else report_drift(report, _plain_json(golden))
     if args.json:
         out = dict(report) if drift is None else {**report, "against": {"golden": args.against, "drift": drift}}
-        print(json.dumps(out, indent=2, allow_nan=False))
+        print(json.dumps(jsonable(out), indent=2, allow_nan=False))
     else:
         print(format_report(report))
         if drift is not None:
