@@ -38,6 +38,9 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--draws", default="100000", help="draws per input (default 100000)")
     p.add_argument("--confidence", default="0.95", help="simultaneous confidence level (default 0.95)")
     p.add_argument("--seed", default="0", help="seed of the draws (default 0)")
+    p.add_argument("--scheduler", metavar="ADDRESS",
+                   help="sample on a Dask cluster: a scheduler address, or 'local' for local processes "
+                        "(same counts as a serial run with the same seed)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
 
 
@@ -112,9 +115,16 @@ def run(args: argparse.Namespace) -> int:
             raise InputFileError(f"{args.prior}: the prior needs one probability per input, summing to 1 exactly")
         prior = [float(p) for p in pmf]
     fn = load_sampler(args.sampler)
-    audit = sample_counts(fn, inputs, binning, draws, seed, progress=draws * len(inputs) > 10 ** 6)
+    mapper = None
+    if args.scheduler is not None:
+        from bcdp.audit.sampling import dask_chunk_mapper
+
+        mapper = dask_chunk_mapper(args.scheduler)
+    audit = sample_counts(fn, inputs, binning, draws, seed, map_chunks=mapper,
+                          progress=draws * len(inputs) > 10 ** 6)
 
     report: dict[str, Any] = {"sampler": args.sampler, "draws": draws, "seed": seed, "confidence": confidence,
+                              "scheduler": args.scheduler,
                               "cells": int(audit.counts.size), "outputs": list(audit.outputs),
                               "ldp": _entry(audit.ldp(confidence), claim_eps, confidence)}
     tuples = all(isinstance(x, list) for x in inputs) and len({len(x) for x in inputs}) == 1
