@@ -63,6 +63,18 @@ def test_regression_asoodeh_float_eps_for_alpha_delta_below_e_minus_700(u, r, L)
     assert math.isfinite(got) and abs(got - ref) <= 1e-12 * ref, (got, ref)
 
 
+@pytest.mark.parametrize("u,r,L", [(1.0, 1e-300, 0.7), (1.0, 1e-200, 5.0), (3.0, 1e-100, 2.0), (10.0, 1e-20, 3.0)])
+def test_the_direct_asoodeh_form_keeps_its_accuracy_above_e_minus_700(u, r, L):
+    """Above alpha delta = e^-700 the form log1p(expm1(x)/(alpha delta))/u is kept: for a tiny
+    x = (alpha - 1) r it is within a few ulps of the printed value (1e-15 relative), where log(1 + e^t)
+    with t = log(e^x - 1) - log(alpha delta) (t ~ -690: an absolute error ~1e-13) would lose ~1e-14."""
+    got = se.eps_float(u, r, L, "asoodeh")
+    with mp.workdps(DPS):
+        U = mp.mpf(u)
+        ref = asoodeh_at(U, mp.mpf(r), (1 + U) * mp.exp(-mp.mpf(L)))
+    assert abs(got - ref) <= 1e-15 * ref, (got, ref)
+
+
 def printed_asoodeh(rho: str, alpha: float, delta: str):
     with mp.workdps(DPS):
         A, D = mp.mpf(alpha), mp.mpf(Fraction(delta).numerator) / Fraction(delta).denominator
