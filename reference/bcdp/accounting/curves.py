@@ -216,9 +216,9 @@ def zcdp_rdp(rho: Any) -> RdpCurve:
     if is_ball(rho) or is_iv_interval(rho):  # search at the upper end, where the certified value is taken
         search = enclosure_upper(rho, "rho")
         r = float_up(search)
-    if 0 < r < 1e-290 or (r == 0 and exact_value(search, "rho") not in (None, 0)):
-        with mpmath.workdps(20):                   # below the normal float range (rho = "1e-400"): the
-            rm = mpf_value(search, "rho")          # search value rho * alpha from a 20-digit rho
+    if r < 1e-290:                                 # r >= 0 (check_rho); below the normal float range
+        with mpmath.workdps(20):                   # (rho = "1e-400", mpf("1e-400"), 0): the search value
+            rm = mpf_value(search, "rho")          # rho * alpha from a 20-digit rho, not from r = 0.0
 
         def value(a):
             with mpmath.workdps(20):

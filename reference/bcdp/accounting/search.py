@@ -96,7 +96,11 @@ def eps_float(u: float, r: float, L: float, method: str) -> float:
     if x == 0:
         return 0.0
     if x < 1:
-        return math.log1p(math.expm1(x) / math.exp(log_ad)) / u
+        if log_ad > -700:
+            return math.log1p(math.expm1(x) / math.exp(log_ad)) / u
+        # alpha delta < e^-700 (exp(log_ad) underflows): log(1 + e^t) with t = log((e^x - 1)/(a d)) > -45
+        t = math.log(math.expm1(x)) - log_ad
+        return (t + math.log1p(math.exp(-t)) if t > 0 else math.log1p(math.exp(t))) / u
     # log(1 + (e^x - 1)/(a d)) = x + log1p(-(1 - a d) e^{-x}) - log(a d)
     return (x + math.log1p(math.expm1(log_ad) * math.exp(-x)) - log_ad) / u
 
