@@ -23,6 +23,7 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("file", help="JSON file (format: docs/file_format.md)")
     p.add_argument("--against", metavar="GOLDEN.json",
                    help="compare the privacy values with a pinned `bcdp audit --json` report; exit 1 on drift")
+    p.add_argument("--report", metavar="FILE.html", help="also write a self-contained HTML report (exact path)")
     p.add_argument("--fast", action="store_true",
                    help="float64 fast path for large kernels (floats within a few ulps; no exact values)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
@@ -32,8 +33,8 @@ def run(args: argparse.Namespace) -> int:
     from bcdp.core.results import jsonable
     from bcdp.audit.kernel import audit_report, format_report, load_audit_file, read_json_document, report_drift
 
-    if args.fast and args.against is not None:
-        raise InvalidInputError("--against compares exact values: run it without --fast")
+    if args.fast and (args.against is not None or args.report is not None):
+        raise InvalidInputError("--against and --report use the exact values: run them without --fast")
     golden = None if args.against is None else read_json_document(args.against)
     if args.fast:
         from bcdp.audit.fast_report import fast_audit_report
@@ -42,6 +43,10 @@ def run(args: argparse.Namespace) -> int:
     else:
         mech, prior = load_audit_file(args.file)
         report = audit_report(mech, prior)
+        if args.report is not None:
+            from bcdp.audit.html_report import exact_audit_page, write_report
+
+            write_report(args.report, exact_audit_page(mech, report, args.file))
     drift = None if golden is None else report_drift(report, _plain_json(golden))
     if args.json:
         out = dict(report) if drift is None else {**report, "against": {"golden": args.against, "drift": drift}}

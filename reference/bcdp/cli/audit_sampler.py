@@ -38,6 +38,7 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--draws", default="100000", help="draws per input (default 100000)")
     p.add_argument("--confidence", default="0.95", help="simultaneous confidence level (default 0.95)")
     p.add_argument("--seed", default="0", help="seed of the draws (default 0)")
+    p.add_argument("--report", metavar="FILE.html", help="also write a self-contained HTML report")
     p.add_argument("--scheduler", metavar="ADDRESS",
                    help="sample on a Dask cluster: a scheduler address, or 'local' for local processes "
                         "(same counts as a serial run with the same seed)")
@@ -139,6 +140,10 @@ def run(args: argparse.Namespace) -> int:
                           for i, b in enumerate(bcdp)]
     _plan(report, audit, confidence)
     violated = any(e["verdict"] == "violated" for e in _entries(report))
+    if args.report is not None:
+        from bcdp.audit.html_report import sampler_audit_page, write_report
+
+        write_report(args.report, sampler_audit_page(audit, report))
     if args.json:
         print(json.dumps(jsonable(report), indent=2, allow_nan=False))
     else:
