@@ -134,7 +134,9 @@ def _rr_pair_moment_mp(n: int, e0: mpmath.mpf, a: mpmath.mpf, direction: str, wp
                 continue
             rmax = max(r_of(klo - 1) ** beta, r_of(0) ** beta)
             tail += b_lo / (1 - rho) * rmax
-        if tail <= mpmath.mpf(10) ** (-(dps + 10)) * (S - 1):
+        # tail == 0: the window is all of [0, n], S is the whole sum (S - 1 may round to <= 0 at wp
+        # digits for a tiny eps0: the caller then raises the precision)
+        if tail == 0 or tail <= mpmath.mpf(10) ** (-(dps + 10)) * (S - 1):
             return S + tail / 2  # midpoint of the enclosure [S, S + tail]
         t *= 1.5
     raise CertificationError("rr_pair_rdp_mp: window did not converge")
