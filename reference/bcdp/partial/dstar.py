@@ -92,8 +92,10 @@ def _dstar_result(lower: Any, upper: Any, exact: Any, *, value: Any, maximiser: 
     ``value`` the best attained lower value; ``maximiser`` lambda_hat (an mpf > 1) or ``None`` when
     the supremum is the limit lambda -> 1+ (then D* = KL and ``at_limit_one`` is True); ``kl``;
     ``d_inf`` (exact ratio, a LogRatioParameter); ``dps``; ``rel_tol`` (requested, exact);
-    ``achieved_rel_width`` = (upper - lower) / upper; ``intervals`` the size of the certificate
-    (number of lambda intervals on which the quadratic bound was verified); ``interval_verified``
+    ``achieved_rel_width`` = (upper - lower) / upper; ``intervals`` the number of lambda intervals
+    the certification examined: those of the certificate, on which the quadratic bound was verified,
+    and those bisected on the way (so more than the certificate holds when any was bisected);
+    ``interval_verified``
     True when the certificate was re-checked in interval arithmetic (or the value is exact) and
     None when the re-check was switched off.  ``witness``: the order attaining the supremum,
     ``{"lambda": lambda_hat}`` or ``{"lambda": "1+"}`` (the limit), None for an exact value.
@@ -381,7 +383,15 @@ def _verify_with_intervals(p: Row, q: Row, lower: mpmath.mpf, rho: mpmath.mpf, l
 def _certify(model: LogMgf, rho: mpmath.mpf, grid: list, lam_hat: Any, unit: mpmath.mpf,
              max_intervals: int, done: list | None = None) -> tuple[bool, int, Any]:
     """Check phi_rho(lambda) = K(lambda) - rho lambda(lambda-1) <= 0 on (1, inf); returns
-    (ok, number of intervals verified, a suspicious lambda or None)."""
+    (ok, number of intervals examined, a suspicious lambda or None).
+
+    The initial intervals are cut at 1, the points of ``grid``, ``lam_hat`` (if not None) and the
+    tail point Lambda >= grid[-1], and examined from lambda = 1 upward; an interval whose bound is
+    not certified <= 0 is bisected (its halves come next).  The count includes the bisected
+    intervals; examining more than ``max_intervals`` stops the search.
+    The suspicious lambda is Lambda when the tail check fails (then no interval is examined),
+    otherwise the midpoint of the interval on which the search stopped.  ``done`` (a list, or None)
+    receives the certificate: ("tail", Lambda), then each interval (a, b) whose bound was certified."""
     # tail: Lambda with D_inf - rho (2 Lambda - 1) <= 0 and phi(Lambda) <= 0
     tail = max(grid[-1], (model.ell_max / rho + 1) / 2 + 1)
     pts = sorted(set([mpmath.mpf(1)] + list(grid) + ([lam_hat] if lam_hat is not None else []) + [tail]))
