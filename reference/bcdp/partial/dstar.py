@@ -195,8 +195,9 @@ def _h(model: LogMgf, lam: mpmath.mpf) -> mpmath.mpf:
 
 def _local_max(model: LogMgf, x: mpmath.mpf) -> tuple[Any, Any]:
     """Climb from x to a local maximiser of g: bracket a sign change of h (+ then -) by 5% steps of
-    lambda - 1 (up or down), then safeguarded Newton.  Returns (None, None) if g increases towards
-    lambda -> 1+ (the limit KL is then the candidate)."""
+    lambda - 1 (up or down), then safeguarded Newton.  Returns (r, g(r)) for the local maximiser r
+    when g(r) > KL, and (None, None) if g increases towards lambda -> 1+ or the local maximum is not
+    above KL (the limit KL is then the candidate)."""
     t = x - 1
     STEP = mpmath.mpf("1.05")
     if _h(model, x) > 0:

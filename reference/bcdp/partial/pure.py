@@ -19,7 +19,11 @@ ignored).  Neighbouring relations (paper Sec. 2):
 
 Every supremum over events S is a maximum over single outputs by reduction (R1) of
 :mod:`bcdp.bayesian.notions` (mediant inequality), and is computed with :func:`bcdp.core.divergences.max_column_ratio`
-(0/0 skipped, positive/0 infinite).  Ratios are exact Fractions or ``INFINITY``.
+(0/0 skipped, positive/0 infinite).  Ratios are exact Fractions or ``INFINITY``.  Ties: a maximum over
+the pairs of inputs that differ only in some coordinates (an attribute, a record) is searched group by
+group, the groups of inputs that agree elsewhere taken in the order of their first input (the domain
+order, or the order of ``inputs``), and its witness comes from the first group attaining it (in the
+group, by the witness rule of ``max_column_ratio``).
 """
 
 from __future__ import annotations
