@@ -19,7 +19,7 @@ def test_every_subcommand_module_has_the_interface():
     sub = next(a for a in parser._actions if a.dest == "command")
     assert list(sub.choices) == list(COMMANDS)
     for name, module in COMMANDS.items():
-        assert module.__name__ == f"bcdp.cli.{name}"
+        assert module.__name__ == f"bcdp.cli.{name.replace('-', '_')}"      # audit-sampler -> audit_sampler
         assert callable(module.add_parser) and callable(module.run)
         assert isinstance(module.BAD_INPUT, tuple)
 
