@@ -43,26 +43,10 @@ def parse_audit_document_float(doc: Any) -> tuple[ProductDomain, tuple, np.ndarr
     """The float twin of :func:`bcdp.audit.kernel.parse_audit_document` (same file format, same
     structural checks): (domain, outputs, kernel, prior) with the kernel rows and the prior in the
     domain's order, entries read as floats, row sums within ``ROW_SUM_TOLERANCE`` of 1."""
-    from bcdp.audit.kernel import hashable_label
+    from bcdp.audit.kernel import audit_document_parts
 
-    if not isinstance(doc, dict):
-        raise InputFileError("the file must hold one JSON object")
-    for key in ("inputs", "outputs", "kernel"):
-        if key not in doc:
-            raise InputFileError(f"missing key {key!r}")
-    unknown = set(doc) - {"inputs", "outputs", "kernel", "prior"}
-    if unknown:
-        raise InputFileError(f"unknown keys: {sorted(unknown)}")
-    inputs, outputs, kernel = doc["inputs"], doc["outputs"], doc["kernel"]
-    if not isinstance(inputs, list) or not inputs or not all(isinstance(x, list) for x in inputs):
-        raise InputFileError("'inputs' must be a non-empty list of input tuples (lists)")
-    if not isinstance(outputs, list) or not outputs:
-        raise InputFileError("'outputs' must be a non-empty list")
-    points = [tuple(hashable_label(v) for v in x) for x in inputs]
-    outs = tuple(hashable_label(y) for y in outputs)
-    if len(set(outs)) != len(outs):
-        raise InputFileError("'outputs' lists a value twice")
-    if not isinstance(kernel, list) or len(kernel) != len(points):
+    _, points, outs, kernel = audit_document_parts(doc)
+    if len(kernel) != len(points):
         raise InputFileError(f"'kernel' needs one row per input ({len(points)})")
     rows = []
     for k, row in enumerate(kernel):
@@ -86,7 +70,7 @@ def parse_audit_document_float(doc: Any) -> tuple[ProductDomain, tuple, np.ndarr
         raise InputFileError(f"'inputs': {exc}") from exc
     position = {p: k for k, p in enumerate(points)}
     order = np.array([position[p] for p in domain.points])
-    return domain, outs, K[order], None if prior is None else prior[order]
+    return domain, tuple(outs), K[order], None if prior is None else prior[order]
 
 
 def fast_audit_report(doc: Any) -> dict[str, Any]:

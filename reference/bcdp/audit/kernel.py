@@ -100,8 +100,9 @@ def parse_kernel_rows(kernel: Any, n_outputs: int, labels: Sequence[str], what: 
     return out
 
 
-def parse_audit_document(doc: Any) -> tuple[Mechanism, Prior | None]:
-    """Validate a decoded audit document (JSON numbers as Decimal) and build exact objects."""
+def audit_document_parts(doc: Any) -> tuple[list, list[tuple], list, list]:
+    """The structural checks of an audit document shared by the exact and the float reader:
+    returns (inputs as written, input points as label tuples, output labels, kernel rows as written)."""
     if not isinstance(doc, dict):
         raise InputFileError("the file must hold one JSON object")
     for key in ("inputs", "outputs", "kernel"):
@@ -121,6 +122,12 @@ def parse_audit_document(doc: Any) -> tuple[Mechanism, Prior | None]:
     outs = [hashable_label(y) for y in outputs]
     if len(set(outs)) != len(outs):
         raise InputFileError("'outputs' lists a value twice")
+    return inputs, points, outs, kernel
+
+
+def parse_audit_document(doc: Any) -> tuple[Mechanism, Prior | None]:
+    """Validate a decoded audit document (JSON numbers as Decimal) and build exact objects."""
+    inputs, points, outs, kernel = audit_document_parts(doc)
     rows = parse_kernel_rows(kernel, len(outs), [f"input {list(x)}" for x in inputs], "inputs")
     prior_pmf = None
     if doc.get("prior") is not None:
