@@ -18,9 +18,13 @@ from typing import Any, Sequence
 import numpy as np
 
 CELL, LABEL_W, LABEL_H = 22, 120, 70
+MIN_CELL, LABELLED_CELL, MAX_SIDE = 3, 12, 720
+#: the probabilities shown in the colour scale beside a heat map
+SCALE = (0.0, 0.01, 0.05, 0.1, 0.25, 0.5, 0.75, 1.0)
 CSS = """body{font-family:system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse}
 td,th{border:1px solid #bbb;padding:4px 8px;text-align:left;font-size:14px}th{background:#eee}
 .violated{color:#b00;font-weight:bold}.witness{stroke:#d00;stroke-width:3}figure{margin:1em 0}
+.curves{display:flex;flex-wrap:wrap;gap:1em}
 figcaption{font-size:13px;color:#555}"""
 
 
@@ -37,47 +41,70 @@ def _colour(p: float) -> str:
 
 def heat_map(matrix: np.ndarray, rows: Sequence[Any], cols: Sequence[Any], tooltips: Sequence[Sequence[str]],
              witness_cells: set[tuple[int, int]], caption: str) -> str:
-    """An SVG heat map: one square per entry, its tooltip the text given, witness cells outlined."""
+    """An SVG heat map: one square per entry (class ``cell``), its tooltip the text given, witness cells
+    outlined, axis titles and a colour scale.  Cells shrink for large kernels (at least MIN_CELL px);
+    below LABELLED_CELL px the row and column labels are left out (the tooltips keep them)."""
     n, m = matrix.shape
-    width, height = LABEL_W + m * CELL + 10, LABEL_H + n * CELL + 10
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img">']
-    for j, c in enumerate(cols):
-        x = LABEL_W + j * CELL + CELL / 2
-        parts.append(f'<text x="{x}" y="{LABEL_H - 6}" font-size="11" transform="rotate(-60 {x} {LABEL_H - 6})">'
+    cell = max(MIN_CELL, min(CELL, MAX_SIDE // max(n, m)))
+    labelled = cell >= LABELLED_CELL
+    left, top = (LABEL_W, LABEL_H) if labelled else (30, 30)
+    width, height = left + m * cell + 90, max(top + n * cell + 10, top + 130)
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" role="img">',
+             f'<text x="{left + m * cell / 2}" y="12" font-size="12" text-anchor="middle">output y</text>',
+             f'<text x="12" y="{top + n * cell / 2}" font-size="12" text-anchor="middle" '
+             f'transform="rotate(-90 12 {top + n * cell / 2})">input x</text>']
+    for j, c in enumerate(cols if labelled else []):
+        x = left + j * cell + cell / 2
+        parts.append(f'<text x="{x}" y="{top - 6}" font-size="11" transform="rotate(-60 {x} {top - 6})">'
                      f'{_esc(c)}</text>')
-    for i, r in enumerate(rows):
-        y = LABEL_H + i * CELL + CELL * 0.7
-        parts.append(f'<text x="{LABEL_W - 6}" y="{y}" font-size="11" text-anchor="end">{_esc(r)}</text>')
+    for i in range(n):
+        if labelled:
+            parts.append(f'<text x="{left - 6}" y="{top + i * cell + cell * 0.7}" font-size="11" '
+                         f'text-anchor="end">{_esc(rows[i])}</text>')
         for j in range(m):
-            cls = ' class="witness"' if (i, j) in witness_cells else ""
-            parts.append(f'<rect x="{LABEL_W + j * CELL}" y="{LABEL_H + i * CELL}" width="{CELL}" height="{CELL}" '
-                         f'fill="{_colour(float(matrix[i, j]))}" stroke="#fff"{cls}>'
+            cls = "cell witness" if (i, j) in witness_cells else "cell"
+            parts.append(f'<rect class="{cls}" x="{left + j * cell}" y="{top + i * cell}" width="{cell}" '
+                         f'height="{cell}" fill="{_colour(float(matrix[i, j]))}" stroke="#fff">'
                          f'<title>{_esc(tooltips[i][j])}</title></rect>')
+    sx = left + m * cell + 20
+    for k, p in enumerate(SCALE):
+        parts.append(f'<rect class="scale" x="{sx}" y="{top + 16 * k}" width="16" height="16" '
+                     f'fill="{_colour(p)}" stroke="#888"/><text x="{sx + 22}" y="{top + 16 * k + 12}" '
+                     f'font-size="11">{p:g}</text>')
     parts.append("</svg>")
     return f"<figure>{''.join(parts)}<figcaption>{_esc(caption)}</figcaption></figure>"
 
 
-def tradeoff_curve(null_row: np.ndarray, alt_row: np.ndarray, eps: float, caption: str) -> str:
+def tradeoff_curve(null_row: np.ndarray, alt_row: np.ndarray, eps: float, caption: str,
+                   title: str = "LDP witness pair", symbol: str = "eps") -> str:
     """The Neyman-Pearson frontier (alpha, beta) of H0: null_row against H1: alt_row in the unit square,
-    and the line e^eps alpha + beta = 1 below which no test of an eps-LDP mechanism lies."""
+    with the two lines e^eps alpha + beta = 1 and alpha + e^eps beta = 1 (Prop. 2; Thm. 1, eq. (12)
+    and its equivalent form): no test of an eps-private pair lies below either of them."""
     from bcdp.bayesian.fast import neyman_pearson_curve_fast
 
     alpha, beta = neyman_pearson_curve_fast(null_row, alt_row)
-    size, pad = 260, 40
-    pt = lambda a, b: f"{pad + a * size:.2f},{pad + (1 - b) * size:.2f}"
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size + 2 * pad}" height="{size + 2 * pad}" role="img">',
-             f'<rect x="{pad}" y="{pad}" width="{size}" height="{size}" fill="none" stroke="#888"/>',
-             f'<text x="{pad + size / 2}" y="{size + pad + 30}" font-size="12" text-anchor="middle">'
-             f'type I error alpha</text>',
-             f'<text x="12" y="{pad + size / 2}" font-size="12" transform="rotate(-90 12 {pad + size / 2})" '
-             f'text-anchor="middle">type II error beta</text>']
+    size, pad, left = 240, 30, 50
+    x = lambda a: left + a * size
+    y = lambda b: pad + (1 - b) * size
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{size + left + 20}" height="{size + pad + 50}" '
+             f'role="img"><text x="{x(0.5)}" y="{pad - 12}" font-size="13" text-anchor="middle">{_esc(title)}</text>',
+             f'<rect x="{x(0)}" y="{y(1)}" width="{size}" height="{size}" fill="none" stroke="#888"/>']
+    for t in (0, 0.5, 1):
+        parts.append(f'<text x="{x(t)}" y="{y(0) + 14}" font-size="11" text-anchor="middle">{t:g}</text>'
+                     f'<text x="{x(0) - 5}" y="{y(t) + 4}" font-size="11" text-anchor="end">{t:g}</text>')
+    parts += [f'<text x="{x(0.5)}" y="{y(0) + 32}" font-size="12" text-anchor="middle">type I error alpha</text>',
+              f'<text x="14" y="{y(0.5)}" font-size="12" transform="rotate(-90 14 {y(0.5)})" '
+              f'text-anchor="middle">type II error beta</text>']
     if math.isfinite(eps):
-        a_end = min(1.0, math.exp(-eps))
-        parts.append(f'<line x1="{pad}" y1="{pad}" x2="{pad + a_end * size:.2f}" '
-                     f'y2="{pad + (1 - (1 - math.exp(eps) * a_end)) * size:.2f}" stroke="#d00" stroke-dasharray="4"/>')
-    points = " ".join(pt(float(a), float(b)) for a, b in zip(alpha, beta))
+        a_end = math.exp(-eps)
+        for (a0, b0), (a1, b1) in (((0.0, 1.0), (a_end, 0.0)), ((0.0, a_end), (1.0, 0.0))):
+            parts.append(f'<line class="bound" x1="{x(a0):.2f}" y1="{y(b0):.2f}" x2="{x(a1):.2f}" y2="{y(b1):.2f}" '
+                         f'stroke="#d00" stroke-dasharray="4"/>')
+    points = " ".join(f"{x(float(a)):.2f},{y(float(b)):.2f}" for a, b in zip(alpha, beta))
     parts.append(f'<polyline class="frontier" points="{points}" fill="none" stroke="#08306b" stroke-width="2"/>')
-    parts.append("</svg>")
+    parts.append(f'<text x="{x(0.98)}" y="{y(0.95)}" font-size="11" text-anchor="end" fill="#08306b">'
+                 f'solid: frontier</text><text x="{x(0.98)}" y="{y(0.87)}" font-size="11" text-anchor="end" '
+                 f'fill="#d00">dashed: {symbol} = {eps:.4g}</text></svg>')
     return f"<figure>{''.join(parts)}<figcaption>{_esc(caption)}</figcaption></figure>"
 
 
@@ -99,8 +126,36 @@ def _float_text(v: Any) -> str:
     return v if isinstance(v, str) else f"{v:.10g}"
 
 
-def exact_audit_page(mechanism: Any, report: dict[str, Any], source: str) -> str:
-    """The page of ``bcdp audit FILE --report``: the exact kernel, the parameters, the LDP trade-off."""
+def _float_value(entry: dict[str, Any], key: str = "float") -> float:
+    value = entry[key]
+    return math.inf if value == "inf" else float(value)
+
+
+def _coordinate_curves(mechanism: Any, prior: Any, bcdp: Sequence[dict[str, Any]]) -> list[str]:
+    """Thm. 1 per coordinate: H0: Y ~ P(. | x_i in S_i'), H1: Y ~ P(. | x_i in S_i) of the BCDP witness
+    (eq. (9) laws, exact), with the lines at delta_i."""
+    from bcdp.bayesian.hypothesis_testing import law_given_coordinate_set
+    from bcdp.core.results import jsonable
+
+    out = []
+    for i, entry in enumerate(bcdp):
+        w = entry.get("witness") or {}
+        if "S_i" not in w:
+            continue
+        by_json = {json.dumps(jsonable(v)): v for v in mechanism.domain.coordinate_values[i]}
+        pick = lambda sel: [by_json[json.dumps(v)] for v in sel]
+        null = law_given_coordinate_set(mechanism, prior, i, pick(w["S_i_prime"]))
+        alt = law_given_coordinate_set(mechanism, prior, i, pick(w["S_i"]))
+        out.append(tradeoff_curve(np.array([float(v) for v in null]), np.array([float(v) for v in alt]),
+                                  _float_value(entry), f"H0: x_{i} in S_i' = {w['S_i_prime']}, H1: x_{i} in "
+                                  f"S_i = {w['S_i']}, under the prior (Thm. 1, eq. (12)).",
+                                  f"BCDP coordinate i={i}: delta_i = {entry['exact']}", "delta_i"))
+    return out
+
+
+def exact_audit_page(mechanism: Any, report: dict[str, Any], source: str, prior: Any = None) -> str:
+    """The page of ``bcdp audit FILE --report``: the exact kernel, the parameters, the trade-off curves of
+    the LDP witness and (with a prior) of each coordinate's BCDP witness."""
     points, outputs = mechanism.domain.points, mechanism.outputs
     kernel = np.array([[float(v) for v in row] for row in mechanism.kernel])
     tips = [[f"P({outputs[j]} | {list(points[i])}) = {mechanism.kernel[i][j]} = {kernel[i, j]:.10g}"
@@ -122,13 +177,20 @@ def exact_audit_page(mechanism: Any, report: dict[str, Any], source: str) -> str
                          "Kernel P(y | x): rows are inputs, columns outputs; hover for the exact entry; the LDP "
                          "witness pair is outlined."),
                 table(["parameter", "exact", "float", "witness"], rows)]
+    curves = []
     if witness:
-        eps = report["ldp_epsilon"]["float"]
-        eps = math.inf if eps == "inf" else float(eps)
         i, k = points.index(tuple(witness["x"])), points.index(tuple(witness["x_prime"]))
-        sections.append(tradeoff_curve(kernel[k], kernel[i], eps,
-                                       "Trade-off of the LDP witness pair: H0 = M(x'), H1 = M(x); the dashed line is "
-                                       "e^eps alpha + beta = 1 (Prop. 2), which the frontier touches and never crosses."))
+        curves.append(tradeoff_curve(kernel[k], kernel[i], _float_value(report["ldp_epsilon"]),
+                                     "H0: Y ~ M(x'), H1: Y ~ M(x) of the LDP witness (Prop. 2).",
+                                     "LDP: x = %s, x' = %s" % (witness["x"], witness["x_prime"])))
+    if prior is not None:
+        curves += _coordinate_curves(mechanism, prior, report.get("bcdp") or [])
+    if curves:
+        sections.append("<h2>Hypothesis-testing trade-off</h2><p>Each plot is the Neyman-Pearson frontier (the "
+                        "smallest type II error at each type I error, over randomised tests) of its witness pair; "
+                        "the dashed lines are e^eps alpha + beta = 1 and alpha + e^eps beta = 1 at the audited "
+                        "value, which the frontier touches and never crosses.</p>"
+                        f'<div class="curves">{"".join(curves)}</div>')
     return page("bcdp audit", sections)
 
 
@@ -155,9 +217,12 @@ def sampler_audit_page(audit: Any, report: dict[str, Any]) -> str:
                       [e["verdict"] == "violated" for _, e in entries])]
     if w:
         i, k = list(audit.inputs).index(w["x"]), list(audit.inputs).index(w["x_prime"])
-        sections.append(tradeoff_curve(freq[k], freq[i], report["ldp"]["lower_bound"],
-                                       "Empirical trade-off of the witness pair (frequencies) and the line "
-                                       "e^eps alpha + beta = 1 at the lower bound eps."))
+        sections.append(tradeoff_curve(freq[k], freq[i], _float_value(report["ldp"], "lower_bound"),
+                                       "Empirical trade-off of the witness pair (observed frequencies) and the "
+                                       "lines at the lower confidence bound on eps. The empirical frontier can "
+                                       "cross them (sampling error); the mechanism's own frontier never crosses "
+                                       "the lines of its true eps.",
+                                       f"LDP: x = {w['x']}, x' = {w['x_prime']}"))
     return page("bcdp audit-sampler", sections)
 
 

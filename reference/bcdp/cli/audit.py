@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
         if args.report is not None:
             from bcdp.audit.html_report import exact_audit_page, write_report
 
-            write_report(args.report, exact_audit_page(mech, report, args.file))
+            write_report(args.report, exact_audit_page(mech, report, args.file, prior))
     drift = None if golden is None else report_drift(report, _plain_json(golden))
     if args.json:
         out = dict(report) if drift is None else {**report, "against": {"golden": args.against, "drift": drift}}
