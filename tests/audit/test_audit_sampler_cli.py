@@ -38,6 +38,9 @@ SAMPLERS = textwrap.dedent("""
     def gauss(x, rng, size):
         return x + rng.normal(0.0, 1.0, size)
 
+    def rr34(x, rng, size):              # keep probability 3/4 exactly (a float 0.75)
+        return np.where(rng.random(size) < 0.75, x, 1 - x)
+
     def fails(x, rng):
         raise ValueError("no")
 
@@ -141,3 +144,54 @@ def test_bad_input_is_one_line_and_exit_2(capsys, workdir, argv, message):
     assert code == 2, err
     assert len(err.strip().splitlines()) == 1 and message in err
     assert json.loads(out)["exit_code"] == 2
+
+
+@pytest.mark.parametrize("rows,verdict,code", [
+    ([["3/4", "1/4"], ["1/4", "3/4"]], "not rejected", 0),        # the sampler's own kernel
+    ([[0.75, 0.25], [0.25, 0.75]], "not rejected", 0),            # the same, as JSON floats
+    ([[1, 0], [0, 1]], "rejected", 1),                            # integers (exact): counts in 0 cells
+    ([["7/10", "3/10"], ["3/10", "7/10"]], "rejected", 1),        # keep 0.7 claimed, 0.75 drawn
+])
+def test_kernel_goodness_of_fit(workdir, capsys, rows, verdict, code):
+    """--kernel: the counts tested against a declared exact kernel.  With 20000 draws per input a keep
+    probability off by 0.05 gives a chi-square statistic near 20000 * 0.05^2 / (0.7 * 0.3) = 238 per
+    input (1 degree of freedom): p far below 0.05.  The correct kernel is rejected with probability at
+    most 0.05 (asymptotically); the seed fixes the run."""
+    (workdir / "k.json").write_text(json.dumps(rows))
+    assert main(["audit-sampler", "audited_mechs:rr34", "--inputs", "in.json", "--outputs", "out.json",
+                 "--kernel", "k.json", "--draws", "20000", "--seed", "3", "--json"]) == code
+    fit = json.loads(capsys.readouterr().out)["goodness_of_fit"]
+    assert fit["verdict"] == verdict and fit["level"] == pytest.approx(0.05) and fit["kernel"] == "k.json"
+    assert (fit["p_value"] < 0.05) == (verdict == "rejected") and 0 <= fit["p_value"] <= 1
+    if verdict == "rejected":
+        assert fit["p_value"] < 1e-20
+
+
+def test_kernel_goodness_of_fit_text(workdir, capsys):
+    (workdir / "k.json").write_text(json.dumps([["7/10", "3/10"], ["3/10", "7/10"]]))
+    assert main(["audit-sampler", "audited_mechs:rr34", "--inputs", "in.json", "--outputs", "out.json",
+                 "--kernel", "k.json", "--draws", "20000", "--report", "r.html"]) == 1
+    assert "fit to k.json: p-value" in capsys.readouterr().out
+    page = (workdir / "r.html").read_text()
+    assert '<p class="violated">Goodness of fit to k.json: p-value' in page and ": rejected (" in page
+
+
+@pytest.mark.parametrize("rows,message", [
+    ([["3/4", "1/4"]], "shape (2, 2)"),
+    ([["3/4", "1/4"], ["1/4"]], "shape (2, 2)"),
+    ([["3/4", "1/4"], "ab"], "list of rows"),
+    ([["3/4", "1/4"], ["1/4", "x"]], "kernel[1][1]"),
+    ([["3/4", "1/4"], ["1/4", "1/2"]], "sum"),
+    ([[0.75, 0.25], [0.25, 0.7]], "sum"),                          # floats: 1e-9 tolerance
+    ('[["3/4", "1/4"], [1e400, 0]]', "kernel[1][0]"),             # raw JSON text: a number overflowing
+    ([["5/4", "-1/4"], ["1/4", "3/4"]], "negative"),
+    ({"a": 1}, "non-empty JSON list"),
+])
+def test_kernel_bad_file(workdir, capsys, rows, message):
+    """Refused before any draw: the sampler given here raises if called."""
+    (workdir / "k.json").write_text(rows if isinstance(rows, str) else json.dumps(rows))
+    assert main(["audit-sampler", "audited_mechs:fails", "--inputs", "in.json", "--outputs", "out.json",
+                 "--kernel", "k.json", "--draws", "100", "--json"]) == 2
+    captured = capsys.readouterr()
+    assert message in captured.err and len(captured.err.strip().splitlines()) == 1
+    assert json.loads(captured.out)["error"]["message"] in captured.err

@@ -29,8 +29,8 @@ def _audits() -> list[tuple[str, int, str]]:
     return [(cmd, int(code), "\n".join(line[4:] for line in out.rstrip("\n").split("\n"))) for cmd, code, out in found]
 
 
-def test_page_lists_five_audits():
-    assert len(_audits()) == 5
+def test_page_lists_seven_audits():
+    assert len(_audits()) == 7
 
 
 @pytest.mark.parametrize("cmd,code,output", _audits(), ids=lambda v: v.split()[2] if isinstance(v, str) and
@@ -57,3 +57,18 @@ def test_broken_mechanism_plan_is_the_documented_draws():
     planned = draws_to_refute(keep, 1 - keep, 1.0, 0.95, cells=4, power=0.9)
     broken = [cmd for cmd, _, _ in _audits() if "broken" in cmd]
     assert broken and f"--draws {planned} " in broken[0] + " "
+
+
+def test_documented_kernel_is_randomized_response_at_eps_1():
+    """rr_eps1_kernel.json: keep probability e / (1 + e) within half an ulp (mpmath, 50 digits)."""
+    import json
+
+    import mpmath
+
+    mpmath.mp.dps = 50
+    keep = mpmath.e / (1 + mpmath.e)
+    rows = json.loads((PAGE / "rr_eps1_kernel.json").read_text())
+    want = [[keep, 1 - keep], [1 - keep, keep]]
+    for row, wrow in zip(rows, want):
+        for v, w in zip(row, wrow):
+            assert abs(mpmath.mpf(v) - w) <= math.ulp(v) / 2

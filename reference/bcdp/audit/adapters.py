@@ -313,7 +313,7 @@ def binned_laplace_float(inputs: Sequence[Any], scale: Any, edges: Sequence[Any]
 
 # --- goodness of fit --------------------------------------------------------------------------------
 
-def _kernel_array(kernel: Any, shape: tuple[int, int]) -> np.ndarray:
+def kernel_array(kernel: Any, shape: tuple[int, int]) -> np.ndarray:
     """The kernel as float probabilities, after checking its shape, entries and row sums (exactly for
     an all-exact kernel, to ``FLOAT_ROW_TOLERANCE`` when some entry is a float)."""
     if isinstance(kernel, Mechanism):
@@ -375,7 +375,7 @@ def row_p_values(audit: CountAudit, kernel: Any) -> np.ndarray:
     if not isinstance(audit, CountAudit):
         raise WrongTypeError(f"audit must be a CountAudit, got {type(audit).__name__}")
     counts = np.asarray(audit.counts)
-    probs = _kernel_array(kernel, counts.shape)
+    probs = kernel_array(kernel, counts.shape)
     out = np.ones(counts.shape[0])
     for i in range(counts.shape[0]):
         n = int(counts[i].sum())

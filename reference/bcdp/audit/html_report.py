@@ -215,6 +215,11 @@ def sampler_audit_page(audit: Any, report: dict[str, Any]) -> str:
                          "bound is outlined."),
                 table(["parameter", "estimate", "lower bound", "claim", "verdict", "witness"], rows,
                       [e["verdict"] == "violated" for _, e in entries])]
+    fit = report.get("goodness_of_fit")
+    if fit is not None:
+        cls = ' class="violated"' if fit["verdict"] == "rejected" else ""
+        sections.append(f"<p{cls}>Goodness of fit to {_esc(fit['kernel'])}: p-value {fit['p_value']:.4g} at level "
+                        f"{fit['level']:.4g}: {_esc(fit['verdict'])} ({_esc(fit['method'])}).</p>")
     if w:
         i, k = list(audit.inputs).index(w["x"]), list(audit.inputs).index(w["x_prime"])
         sections.append(tradeoff_curve(freq[k], freq[i], _float_value(report["ldp"], "lower_bound"),

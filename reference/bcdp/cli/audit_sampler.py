@@ -6,7 +6,10 @@ Bayesian coordinate-DP parameter (Def. 4): the plug-in estimate, a lower confide
 simultaneously for all of them at ``--confidence`` (:mod:`bcdp.audit.confidence`), the witness and,
 for a claim, the verdict "violated" (lower bound above the claim: exit 1) or "not refuted".  When a
 claim is not refuted but the estimate exceeds it, the report plans the draws that would refute it
-if the observed frequencies were the truth (power 0.9).
+if the observed frequencies were the truth (power 0.9).  With ``--kernel FILE`` (the exact kernel the
+sampler claims to implement, e.g. from :mod:`bcdp.audit.adapters`), the counts are also tested against
+it (:func:`bcdp.audit.adapters.goodness_of_fit`, asymptotic chi-square, level 1 - confidence): a
+rejection exits 1 like a violated claim.
 """
 
 from __future__ import annotations
@@ -35,6 +38,9 @@ def add_parser(subparsers: Any) -> None:
     p.add_argument("--claim-eps", help="claimed LDP epsilon")
     p.add_argument("--claim-cdp", help="claimed coordinate-DP vector C1,C2,...")
     p.add_argument("--claim-delta", help="claimed BCDP vector D1,D2,... (needs --prior)")
+    p.add_argument("--kernel", metavar="FILE",
+                   help="JSON file: the exact kernel the sampler should implement, one row per input and one "
+                        "entry per output cell ('1/3' strings or numbers); adds a goodness-of-fit test")
     p.add_argument("--draws", default="100000", help="draws per input (default 100000)")
     p.add_argument("--confidence", default="0.95", help="simultaneous confidence level (default 0.95)")
     p.add_argument("--seed", default="0", help="seed of the draws (default 0)")
@@ -115,6 +121,7 @@ def run(args: argparse.Namespace) -> int:
         if len(pmf) != len(inputs) or sum(pmf, Fraction(0)) != 1:
             raise InputFileError(f"{args.prior}: the prior needs one probability per input, summing to 1 exactly")
         prior = [float(p) for p in pmf]
+    kernel = None if args.kernel is None else _read_kernel(args.kernel, len(inputs), len(binning.names))
     fn = load_sampler(args.sampler)
     mapper = None
     if args.scheduler is not None:
@@ -140,6 +147,15 @@ def run(args: argparse.Namespace) -> int:
                           for i, b in enumerate(bcdp)]
     _plan(report, audit, confidence)
     violated = any(e["verdict"] == "violated" for e in _entries(report))
+    if kernel is not None:
+        from bcdp.audit.adapters import goodness_of_fit
+
+        p_value = goodness_of_fit(audit, kernel)
+        verdict = "rejected" if p_value < 1 - confidence else "not rejected"
+        report["goodness_of_fit"] = {"kernel": args.kernel, "p_value": p_value, "level": 1 - confidence,
+                                     "verdict": verdict, "method": "per-input Pearson chi-square, Bonferroni "
+                                                                   "(asymptotic)"}
+        violated = violated or verdict == "rejected"
     if args.report is not None:
         from bcdp.audit.html_report import sampler_audit_page, write_report
 
@@ -149,6 +165,24 @@ def run(args: argparse.Namespace) -> int:
     else:
         print(_format(report))
     return EXIT_CHECK_FAILED if violated else EXIT_OK
+
+
+def _read_kernel(path: str, n_inputs: int, n_cells: int) -> list[list[Any]]:
+    """The --kernel file, one row per input and one entry per output cell, checked before any draw
+    (:func:`bcdp.audit.adapters.kernel_array`).  Strings ('1/3') and integers are exact and rows of them
+    must sum to 1 exactly; a JSON number with a fraction or an exponent is a float (e^eps / (1 + e^eps)
+    has no exact decimal) and rows with one sum to 1 within the adapters' float tolerance."""
+    from bcdp.audit.adapters import kernel_array
+
+    rows = _read_list(path, "kernel")
+    if any(not isinstance(r, list) for r in rows):
+        raise InputFileError(f"{path}: the kernel must be a list of rows (one list of probabilities per input)")
+    rows = [[_plain(v) for v in r] for r in rows]
+    try:
+        kernel_array(rows, (n_inputs, n_cells))
+    except InvalidInputError as exc:
+        raise InputFileError(f"{path}: {exc}") from exc
+    return rows
 
 
 def _vector_signed(text: str) -> list[float]:
@@ -202,4 +236,8 @@ def _format(report: dict[str, Any]) -> str:
             line("LDP eps", report["ldp"])]
     rows += [line(f"CDP c_{i + 1}", e) for i, e in enumerate(report.get("cdp", []))]
     rows += [line(f"BCDP d_{i + 1}", e) for i, e in enumerate(report.get("bcdp", []))]
+    fit = report.get("goodness_of_fit")
+    if fit is not None:
+        rows.append(f"fit to {fit['kernel']}: p-value {fit['p_value']:.4g} at level {fit['level']:.4g}: "
+                    f"{fit['verdict']} ({fit['method']})")
     return "\n".join(rows)
