@@ -43,9 +43,9 @@ from bcdp.core.errors import InvalidInputError
 CP_WIDENING = 1e-10
 
 
-def check_confidence(confidence: float) -> float:
+def check_confidence(confidence: float, name: str = "confidence") -> float:
     if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0 < confidence < 1:
-        raise InvalidInputError(f"confidence must be a number in (0, 1), got {confidence!r}")
+        raise InvalidInputError(f"{name} must be a number in (0, 1), got {confidence!r}")
     return float(confidence)
 
 
@@ -208,7 +208,7 @@ def draws_to_refute(p_num: float, p_den: float, claimed_eps: float, confidence: 
     if not (0 < p_den < p_num <= 1) or not math.log(p_num / p_den) > claimed_eps:
         raise InvalidInputError("need 0 < p_den < p_num <= 1 with log(p_num / p_den) above the claim")
     conf = check_confidence(confidence)
-    check_confidence(power)
+    check_confidence(power, "power")
     alpha = (1 - conf) / cells
     tail = (1 - power) / 2
 

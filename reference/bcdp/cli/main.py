@@ -35,12 +35,13 @@ from contextlib import contextmanager
 from types import ModuleType
 
 from bcdp import __version__
-from bcdp.cli import allocate, audit, audit_sampler, check, partial, rdp, reproduce, tables, zcdp
+from bcdp.cli import allocate, audit, audit_plan, audit_sampler, check, partial, rdp, reproduce, tables, zcdp
 from bcdp.core.errors import BcdpError, InvalidInputError, exit_code
 
 #: the subcommands in the order of ``bcdp --help``
 COMMANDS: dict[str, ModuleType] = {
-    "check": check, "audit": audit, "audit-sampler": audit_sampler, "partial": partial, "allocate": allocate, "rdp": rdp, "zcdp": zcdp,
+    "check": check, "audit": audit, "audit-sampler": audit_sampler, "audit-plan": audit_plan, "partial": partial,
+    "allocate": allocate, "rdp": rdp, "zcdp": zcdp,
     "tables": tables, "reproduce": reproduce,
 }
 
@@ -51,8 +52,11 @@ Commands:
   bcdp audit FILE.json [--json]    exact LDP/BDP/CDP/BCDP/dependence of a finite mechanism
   bcdp audit-sampler MODULE:FUNCTION --inputs FILE (--outputs FILE | --bins E0,E1,...)
         [--prior FILE] [--claim-eps E] [--claim-cdp C1,...] [--claim-delta D1,...]
-        [--draws N] [--confidence C] [--seed S] [--json]
+        [--kernel FILE] [--draws N] [--confidence C] [--seed S] [--report F.html] [--json]
                                    black-box audit: lower confidence bounds on LDP/CDP/BCDP
+  bcdp audit-plan --claim-eps E (--rr-eps E | --cell-probabilities P,Q) [--cells N]
+        [--confidence C] [--power B] [--json]
+                                   draws per input that refute a wrong LDP claim
   bcdp partial audit FILE.json [--json] [--concentrated]
                                    exact per-attribute eps0, whole-record eps, nabla profile;
                                    certified nabla0-CDP eps0 and zCDP rho with --concentrated
