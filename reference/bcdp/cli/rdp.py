@@ -301,12 +301,21 @@ def to_dp(n: int, eps0: str, delta: str, rounds: int, bound: str | None, method:
         pts = [(float(a), float(b.mid())) for a, b in finite]
         cert = [b for _, b in finite]
     rdp = rdp_curve_from_arrays([a for a, _ in pts], [v for _, v in pts], certified_values=cert)
-    res = rdp_to_dp(rdp.compose(rounds) if rounds > 1 else rdp, delta, method, orders=[a for a, _ in pts])
-    return {"n": n, "eps0": _num(to_float_input(eps0, "eps0", allow_inf=True)),
-            "delta": float(to_fraction(delta, "delta")), "input": {"eps0": eps0, "delta": delta.strip()},
-            "rounds": rounds, "method": method,
-            "source": source, "epsilon": _num(res.epsilon_certified_upper), "alpha_star": _num(res.alpha_star),
-            "conversion_source": res.source, "notes": list(res.notes)}
+    curve = rdp.compose(rounds) if rounds > 1 else rdp
+    if method == "best":
+        from bcdp.accounting.tightest import tightest_rdp_to_dp
+
+        res = tightest_rdp_to_dp(curve, delta, orders=[a for a, _ in pts])
+    else:
+        res = rdp_to_dp(curve, delta, method, orders=[a for a, _ in pts])
+    out = {"n": n, "eps0": _num(to_float_input(eps0, "eps0", allow_inf=True)),
+           "delta": float(to_fraction(delta, "delta")), "input": {"eps0": eps0, "delta": delta.strip()},
+           "rounds": rounds, "method": method, "conversion": res.details["method"],
+           "source": source, "epsilon": _num(res.epsilon_certified_upper), "alpha_star": _num(res.alpha_star),
+           "conversion_source": res.source, "notes": list(res.notes)}
+    if method == "best":
+        out["candidates"] = {m: None if v is None else _num(v) for m, v in res.details["candidates"].items()}
+    return out
 
 
 def add_parser(subparsers: Any) -> None:
@@ -329,7 +338,9 @@ def add_parser(subparsers: Any) -> None:
     r.add_argument("--delta", required=True)
     r.add_argument("--rounds", default="1")
     r.add_argument("--orders", help="comma-separated integer orders (default 2..64)")
-    r.add_argument("--method", default="cks", choices=["cks", "mironov", "asoodeh"])
+    r.add_argument("--method", default="cks", choices=["cks", "mironov", "asoodeh", "best"],
+                   help="RDP -> (eps, delta) conversion (default cks, thesis eq. (5.41)); best: the smallest "
+                        "certified value of cks, asoodeh, mironov and the total-variation rule, naming the winner")
     r.add_argument("--allow-slow", action="store_true",
                    help="allow the certified exact curve beyond about 20 s of work (n^2/2 terms per order)")
     g = r.add_mutually_exclusive_group()
@@ -414,7 +425,7 @@ def run_to_dp(args: argparse.Namespace) -> int:
         print(json.dumps(out, indent=2, allow_nan=False))
     else:
         print(f"n = {out['n']}, eps0 = {out['input']['eps0']}, T = {out['rounds']}, delta = {out['input']['delta']}: "
-              f"epsilon <= {out['epsilon']!r} (alpha* = {out['alpha_star']}, {out['method']})")
+              f"epsilon <= {out['epsilon']!r} (alpha* = {out['alpha_star']}, {out['conversion']})")
         for note in out["notes"]:
             print(f"  note: {note}")
     return EXIT_OK
