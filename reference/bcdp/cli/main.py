@@ -64,6 +64,8 @@ Commands:
                                    Theorem 2 budgets c (eq. 16) and the eq. (17) objective, exact
   bcdp rdp shuffle --n N --eps0 E --alpha 2,3,4.5 [--bound NAME | --exact] [--json]
   bcdp rdp to-dp --n N --eps0 E --delta D [--rounds T] [--bound NAME | --exact] [--json]
+  bcdp rdp calibrate --target-eps E --delta D [--rounds T] (--n N | --eps0 E) (--bound NAME | --exact)
+                                   the largest eps0 or smallest n meeting the target, certified
   bcdp zcdp to-dp --rho R --delta D [--json]   certified rho-zCDP -> (eps, delta) conversions
   bcdp tables [NAME ...] [--out D] [--trials N] [--seed S]
                                    regenerate the golden tables (default: ./tables); fig3 is the

@@ -1,4 +1,4 @@
-"""``bcdp rdp shuffle`` and ``bcdp rdp to-dp``: the RDP of n shuffled eps0-LDP reports (thesis Ch. 5).
+"""``bcdp rdp shuffle``, ``to-dp`` and ``calibrate``: the RDP of n shuffled eps0-LDP reports (thesis Ch. 5).
 
 Curve sources (``--exact`` or ``--bound NAME``):
 * ``exact`` - the exact RDP of shuffled binary randomized response: the supremum over all
@@ -23,6 +23,11 @@ curve the RDP values are certified arb enclosures of the sup over every neighbou
 (bcdp.shuffle.rr_all_pairs.rr_worst_pair_rdp_ball), not the float64 search, whose error is unproven
 (-4e-9 relative at eps0 = 1e-7, +40% at eps0 = 1e-15); their cost is guarded in total over the orders.
 On a bound the RDP values are the arb enclosures of bcdp.shuffle.bound_balls.
+
+``calibrate`` inverts ``to-dp`` (bcdp.shuffle.calibration): the largest eps0 (given n) or the
+smallest n (given eps0) whose certified epsilon meets a target; ``to-dp`` at the answer prints the
+same epsilon, and the value one step beyond (factor 1 + rel on eps0, 1 - rel on n) is printed with
+its epsilon above the target.
 """
 
 from __future__ import annotations
@@ -268,46 +273,14 @@ def read_orders(text: str) -> list[int]:
 
 def to_dp(n: int, eps0: str, delta: str, rounds: int, bound: str | None, method: str,
           orders: list[int]) -> dict[str, Any]:
-    """Compose the curve over T rounds and convert it to (eps, delta), certified."""
-    from bcdp.accounting.conversion import rdp_curve_from_arrays, rdp_to_dp
+    """Compose the curve over T rounds and convert it to (eps, delta), certified
+    (:func:`bcdp.shuffle.calibration.shuffled_dp_epsilon`)."""
+    from bcdp.shuffle.calibration import shuffled_dp_epsilon
 
-    if bound is None:
-        # the exact curve, certified: an arb enclosure of the sup over every neighbouring pair at
-        # each order (bcdp.shuffle.rr_all_pairs.rr_worst_pair_rdp_ball); the float search value is
-        # the ball's midpoint
-        from bcdp.shuffle.rr_all_pairs import rr_worst_pair_rdp_ball
-
-        source = "exact: sup over all neighbouring pairs and both directions, shuffled binary RR"
-        cert = [rr_worst_pair_rdp_ball(n, eps0, a) for a in orders]
-        pts = [(float(a), float(c.mid())) for a, c in zip(orders, cert)]
-    else:
-        key = resolve_bound(bound)
-        if key in ("thm533_lower", "cor532_lower"):
-            raise InvalidInputError("a lower bound cannot be converted to an (eps, delta) guarantee")
-        cap = MAX_ORDER.get(key)
-        if cap is not None and max(orders) > cap:
-            raise InvalidInputError(f"{key} at alpha = {max(orders)} is too slow to evaluate here; orders up to "
-                                    f"{cap} are accepted (the bound's cost grows with alpha)")
-        from bcdp.shuffle.bounds import BOUNDS
-
-        spec = BOUNDS[key]
-        source = f"{spec.source}, {spec.equation} (certified: arb enclosure)"
-        # the printed closed form evaluated in arb ball arithmetic (bcdp.shuffle.bound_balls): a proven
-        # enclosure of the bound at the exact eps0 and order; the float midpoint only steers the search
-        balls = [(a, bound_ball(key, n, eps0, a)) for a in orders]
-        finite = [(a, b) for a, b in balls if b is not None and math.isfinite(float(b.mid()))]
-        if not finite:
-            raise InvalidInputError("no finite RDP value on the chosen orders")
-        pts = [(float(a), float(b.mid())) for a, b in finite]
-        cert = [b for _, b in finite]
-    rdp = rdp_curve_from_arrays([a for a, _ in pts], [v for _, v in pts], certified_values=cert)
-    curve = rdp.compose(rounds) if rounds > 1 else rdp
-    if method == "best":
-        from bcdp.accounting.tightest import tightest_rdp_to_dp
-
-        res = tightest_rdp_to_dp(curve, delta, orders=[a for a, _ in pts])
-    else:
-        res = rdp_to_dp(curve, delta, method, orders=[a for a, _ in pts])
+    key = None
+    if bound is not None:
+        key = _upper_bound_key(bound, orders)
+    res, source = shuffled_dp_epsilon(n, eps0, delta, rounds, key, method, orders)
     out = {"n": n, "eps0": _num(to_float_input(eps0, "eps0", allow_inf=True)),
            "delta": float(to_fraction(delta, "delta")), "input": {"eps0": eps0, "delta": delta.strip()},
            "rounds": rounds, "method": method, "conversion": res.details["method"],
@@ -316,6 +289,18 @@ def to_dp(n: int, eps0: str, delta: str, rounds: int, bound: str | None, method:
     if method == "best":
         out["candidates"] = {m: None if v is None else _num(v) for m, v in res.details["candidates"].items()}
     return out
+
+
+def _upper_bound_key(bound: str, orders: list[int]) -> str:
+    """The key of an upper bound usable for a guarantee on these orders (lower bounds refused)."""
+    key = resolve_bound(bound)
+    if key in ("thm533_lower", "cor532_lower"):
+        raise InvalidInputError("a lower bound cannot be converted to an (eps, delta) guarantee")
+    cap = MAX_ORDER.get(key)
+    if cap is not None and max(orders) > cap:
+        raise InvalidInputError(f"{key} at alpha = {max(orders)} is too slow to evaluate here; orders up to "
+                                f"{cap} are accepted (the bound's cost grows with alpha)")
+    return key
 
 
 def add_parser(subparsers: Any) -> None:
@@ -347,6 +332,7 @@ def add_parser(subparsers: Any) -> None:
     g.add_argument("--bound")
     g.add_argument("--exact", action="store_true")
     r.add_argument("--json", action="store_true")
+    add_calibrate_parser(rsub)
 
 
 def parse_alphas(text: str) -> list[float]:
@@ -376,6 +362,8 @@ def parse_alphas(text: str) -> list[float]:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.rdp_command == "calibrate":
+        return run_calibrate(args)
     return run_shuffle(args) if args.rdp_command == "shuffle" else run_to_dp(args)
 
 
@@ -428,4 +416,62 @@ def run_to_dp(args: argparse.Namespace) -> int:
               f"epsilon <= {out['epsilon']!r} (alpha* = {out['alpha_star']}, {out['conversion']})")
         for note in out["notes"]:
             print(f"  note: {note}")
+    return EXIT_OK
+
+
+# -- bcdp rdp calibrate: the largest eps0 (given n) or the smallest n (given eps0) meeting a target
+# (eps, delta) after T rounds (bcdp.shuffle.calibration); consistent with `bcdp rdp to-dp`: its certified
+# epsilon at the answer is the one printed, and the value one step beyond is printed with its epsilon
+
+def add_calibrate_parser(rsub: Any) -> None:
+    r = rsub.add_parser("calibrate", help="largest eps0 or smallest n meeting a target (eps, delta) after T rounds")
+    r.add_argument("--target-eps", required=True)
+    r.add_argument("--delta", required=True)
+    r.add_argument("--rounds", default="1")
+    which = r.add_mutually_exclusive_group(required=True)
+    which.add_argument("--n", help="number of users: calibrate eps0")
+    which.add_argument("--eps0", help="local epsilon: calibrate n (with --bound)")
+    r.add_argument("--orders", help="comma-separated integer orders (default 2..64)")
+    r.add_argument("--method", default="cks", choices=["cks", "mironov", "asoodeh", "best"])
+    r.add_argument("--rel", default="0.001", help="relative step of the answer (default 0.001)")
+    g = r.add_mutually_exclusive_group(required=True)
+    g.add_argument("--bound")
+    g.add_argument("--exact", action="store_true", help="exact curve of shuffled binary RR (calibrating eps0)")
+    r.add_argument("--json", action="store_true")
+
+
+def run_calibrate(args: argparse.Namespace) -> int:
+    from bcdp.shuffle.calibration import calibrate_eps0, calibrate_n
+
+    rounds = read_count(args.rounds, "rounds")
+    orders = read_orders(args.orders) if args.orders is not None else list(range(2, 65))
+    rel = to_float_input(args.rel, "--rel")
+    key = None if args.exact else _upper_bound_key(args.bound, orders)
+    common = {"rounds": rounds, "bound": key, "method": args.method, "orders": orders, "rel": rel}
+    if args.n is not None:
+        n = read_count(args.n, "n")
+        if key is None:
+            from bcdp.shuffle.rr_all_pairs import certified_cost
+
+            if certified_cost(n, len(orders)) > CERTIFIED_COST_LIMIT:
+                raise InvalidInputError(f"the certified exact curve at n = {n} is too costly to evaluate at every "
+                                        f"step of a calibration: use --bound NAME or fewer --orders")
+        out: dict[str, Any] = {"calibrated": "eps0", "n": n,
+                               **calibrate_eps0(args.target_eps, str(args.delta), n, **common)}
+    else:
+        if key is None:
+            raise InvalidInputError("calibrating n needs --bound NAME (the exact curve costs n^2 per order)")
+        eps0 = read_eps0(args.eps0)
+        if eps0_is_infinite(eps0):
+            raise InvalidInputError("eps0 = inf: no n meets a finite target")
+        out = {"calibrated": "n", "eps0": eps0, **calibrate_n(args.target_eps, str(args.delta), eps0, **common)}
+    out.update({"delta": str(args.delta), "rounds": rounds, "bound": key or "exact", "method": args.method})
+    if args.json:
+        print(json.dumps(out, indent=2, allow_nan=False))
+    else:
+        name = out["calibrated"]
+        beyond = out.get("beyond")
+        tail = "" if not beyond else f"; {name} = {beyond[name]!r} gives {beyond['epsilon']!r}"
+        print(f"{name} = {out[name]!r}: epsilon <= {out['epsilon']!r} <= target {out['target_eps']!r} at delta = "
+              f"{out['delta']} after T = {rounds} round(s){tail}")
     return EXIT_OK
