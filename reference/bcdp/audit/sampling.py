@@ -118,8 +118,8 @@ def _edge(v: float) -> str:
 
 
 def _label_key(value: Any) -> Any:
-    """An output as a declared label compares: numpy scalars as Python numbers, sequences as tuples."""
-    if isinstance(value, np.generic):
+    """An output as a declared label compares: numpy scalars and 0-d arrays as Python numbers, sequences as tuples."""
+    if isinstance(value, np.generic) or (isinstance(value, np.ndarray) and value.ndim == 0):
         return value.item()
     if isinstance(value, (list, tuple, np.ndarray)):
         return tuple(_label_key(v) for v in value)
