@@ -9,7 +9,8 @@ claim is not refuted but the estimate exceeds it, the report plans the draws tha
 if the observed frequencies were the truth (power 0.9).  With ``--kernel FILE`` (the exact kernel the
 sampler claims to implement, e.g. from :mod:`bcdp.audit.adapters`), the counts are also tested against
 it (:func:`bcdp.audit.adapters.goodness_of_fit`, asymptotic chi-square, level 1 - confidence): a
-rejection exits 1 like a violated claim.
+rejection exits 1 like a violated claim.  The two tests are not combined: a correct sampler with a
+correct claim and its true kernel exits 1 with probability up to 2 (1 - confidence) (union bound).
 """
 
 from __future__ import annotations
