@@ -81,6 +81,12 @@ def _acc():
     return c
 
 
+def _tightest():
+    from bcdp.accounting import tightest as t
+
+    return t
+
+
 def _sb():
     from bcdp.shuffle import shuffled_bounds as sb
 
@@ -128,6 +134,10 @@ CALLS = {
     "bcdp.accounting.conversion.bun_steinke_epsilon": ("prec", 200, lambda v: _acc().bun_steinke_epsilon("1", "1e-6", prec=v)),
     "bcdp.accounting.conversion.zcdp_to_dp": ("prec", 200, lambda v: _acc().zcdp_to_dp("1", "1e-6", prec=v)),
     "bcdp.accounting.conversion.census_2020_table": ("prec", 200, lambda v: _acc().census_2020_table(prec=v)),
+    "bcdp.accounting.tightest.tightest_rdp_to_dp": ("prec", 200, lambda v: _tightest().tightest_rdp_to_dp(
+        _acc().zcdp_rdp("1"), "1e-6", prec=v)),
+    "bcdp.accounting.tightest.tv_rule_certified": ("prec", 200, lambda v: _tightest().tv_rule_certified(
+        _acc().zcdp_rdp("1"), 2.0, "1e-6", prec=v)),
     "bcdp.accounting.subsampling.wbk19_thm9": ("dps", 60, lambda v: _sub().wbk19_thm9(lambda j: M(j) / 10, "1/10", 3, dps=v)),
     "bcdp.accounting.subsampling.zw19_thm6": ("dps", 60, lambda v: _sub().zw19_thm6(lambda j: M(j) / 10, "1/10", 3, dps=v)),
     "bcdp.bayesian.highprec.mpf_of": ("dps", 60, lambda v: __import__("bcdp.bayesian.highprec", fromlist=["x"]).mpf_of("1/3", v)),
