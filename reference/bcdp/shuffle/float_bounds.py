@@ -45,9 +45,23 @@ def _log1p_exp_over(lse: float, a: float) -> float:
     return math.log1p(math.exp(lse)) / (a - 1) if lse < 700 else (lse + math.log1p(math.exp(-lse))) / (a - 1)
 
 
+def _log1p_exp_over_array(lse: np.ndarray, a: np.ndarray) -> np.ndarray:
+    """Elementwise :func:`_log1p_exp_over`."""
+    big = lse >= 700
+    safe = np.where(big, 0.0, lse)
+    return np.where(big, lse + np.log1p(np.exp(-np.where(big, lse, 0.0))), np.log1p(np.exp(safe))) / (a - 1)
+
+
+#: most entries of the (orders x terms) table of :func:`thm531_upper_float` built at once
+THM531_TABLE_ELEMS = 4_000_000
+
+
 def thm531_upper_float(n: int, eps0: float, alphas: Sequence[int] | np.ndarray, *,
                        cap: bool = False) -> np.ndarray:
-    """Float64 log-space twin of :func:`thm531_upper` (thesis variant, thesis tail)."""
+    """Float64 log-space twin of :func:`thm531_upper` (thesis variant, thesis tail), vectorised over
+    the orders: the terms log(C(a,i) i Gamma(i/2) x^{i/2}), i = 3..a, of every order a form one
+    (orders x i) table (entries with i > a masked to -inf), reduced by one logsumexp per row, in
+    blocks of at most :data:`THM531_TABLE_ELEMS` entries."""
     n = check_count(n, allow_float=True)
     e = float_eps0(eps0)
     arr = integer_orders_float(alphas)
@@ -55,15 +69,27 @@ def thm531_upper_float(n: int, eps0: float, alphas: Sequence[int] | np.ndarray, 
         return np.full(arr.shape, np.inf)
     E = math.exp(e)
     nb = nbar(n, mpmath.mpf(e))
-    out = np.empty(arr.shape)
+    flat = arr.reshape(-1)
+    out = np.empty(flat.shape)
     log_q = 2 * math.log(math.expm1(e)) - math.log(nb * E) if e > 0 else -np.inf
     log_x_half = (2 * math.log((E * E - 1)) - math.log(2 * E * E * nb)) / 2 if e > 0 else -np.inf
-    for idx, a in enumerate(arr):
-        terms = [math.log(a * (a - 1) / 2) + log_q, e * a - (n - 1) / (8 * E)]
-        if a >= 3 and e > 0:
-            terms.extend(_log_special_terms(int(a), log_x_half))
-        lse = float(logsumexp(terms))
-        out[idx] = _log1p_exp_over(lse, a)
+    first = np.log(flat * (flat - 1) / 2) + log_q
+    second = e * flat - (n - 1) / (8 * E)
+    top = int(flat.max()) if flat.size else 0
+    if e > 0 and top >= 3:
+        i = np.arange(3, top + 1, dtype=float)
+        fixed = np.log(i) + gammaln(i / 2) + i * log_x_half - gammaln(i + 1)
+        rows = max(1, THM531_TABLE_ELEMS // len(i))
+        for start in range(0, flat.size, rows):
+            a = flat[start:start + rows, None]
+            inside = i[None, :] <= a
+            table = np.where(inside, gammaln(a + 1) - gammaln(np.where(inside, a - i[None, :], 0.0) + 1)
+                             + fixed[None, :], -np.inf)
+            table = np.concatenate([first[start:start + rows, None], second[start:start + rows, None], table], axis=1)
+            out[start:start + rows] = logsumexp(table, axis=1)
+    else:
+        out[:] = np.logaddexp(first, second)
+    out = _log1p_exp_over_array(out, flat).reshape(arr.shape)
     if cap:
         out = np.minimum(out, e)
     return out

@@ -1,0 +1,69 @@
+"""Issue 14's accounting paths, side by side in one run (on demand, not collected by pytest):
+
+    python3 benchmarks/bench_accounting_paths.py
+
+* thm5.3.1 (thesis eq. (5.4)) over the 255 orders 2..256 at n = 1e6, eps0 = 1: the float twin
+  ``thm531_upper_float`` (one numpy table, vectorised over orders), the same twin evaluated order by
+  order (the loop it replaced: one call per order), the certified arb enclosures
+  (``bound_balls.upper_bound_ball``, one per order) and the 60-digit mpmath reference
+  (``shuffled_bounds.thm531_upper``) on 32 orders, extrapolated per order;
+* RDP -> (eps, delta) of a 100-order array curve (Gaussian sigma = 1.5, 10 rounds, delta = 1e-6):
+  dp_accounting's ``compute_epsilon`` (float, CKS + the total-variation rule), bcdp's certified
+  ``rdp_to_dp`` (CKS) and ``tightest_rdp_to_dp`` (minimum over four conversions, certified);
+* calibration of eps0 (``calibrate_eps0``: target eps 1, delta 1e-6, T = 10, n = 1e4, thm5.3.1).
+
+Prints one line per path: seconds per call (best of 5) and the ratio to the stated baseline.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+
+def best_of(fn, repeat: int = 5) -> float:
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return min(times)
+
+
+def main() -> None:
+    from bcdp.accounting.conversion import rdp_to_dp
+    from bcdp.accounting.curves import gaussian_rdp, rdp_curve_from_arrays
+    from bcdp.accounting.tightest import tightest_rdp_to_dp
+    from bcdp.shuffle.bound_balls import upper_bound_ball
+    from bcdp.shuffle.calibration import calibrate_eps0
+    from bcdp.shuffle.float_bounds import thm531_upper_float
+    from bcdp.shuffle.shuffled_bounds import thm531_upper
+    from dp_accounting.rdp.rdp_privacy_accountant import compute_epsilon
+
+    orders = list(range(2, 257))
+    vec = best_of(lambda: thm531_upper_float(10 ** 6, 1.0, orders))
+    loop = best_of(lambda: [thm531_upper_float(10 ** 6, 1.0, [a]) for a in orders], 2)
+    arb = best_of(lambda: [upper_bound_ball("thm531_upper", 10 ** 6, "1", a) for a in orders], 2)
+    mp32 = best_of(lambda: [thm531_upper(10 ** 6, "1", a) for a in orders[::8]], 1)
+    print(f"thm5.3.1, 255 orders, n = 1e6: numpy table {vec:.4f} s; per-order loop {loop:.3f} s "
+          f"({loop / vec:.0f}x); certified arb {arb:.3f} s ({arb / vec:.0f}x); "
+          f"mpmath 60 digits ~{mp32 * 255 / 32:.2f} s ({mp32 * 255 / 32 / vec:.0f}x)")
+
+    grid = [1 + x / 10.0 for x in range(1, 100)] + [11.0]
+    curve = gaussian_rdp(1.5).compose(10)
+    values = [curve(a) for a in grid]
+    peer = best_of(lambda: compute_epsilon(grid, values, 1e-6), 50)
+    cks = best_of(lambda: rdp_to_dp(rdp_curve_from_arrays(grid, values), "1e-6", orders=grid))
+    tight = best_of(lambda: tightest_rdp_to_dp(rdp_curve_from_arrays(grid, values), "1e-6", orders=grid))
+    print(f"RDP -> (eps, delta), 100 orders: dp_accounting {peer * 1e3:.3f} ms; bcdp cks certified "
+          f"{cks * 1e3:.2f} ms ({cks / peer:.0f}x); bcdp tightest certified {tight * 1e3:.2f} ms "
+          f"({tight / peer:.0f}x)")
+
+    cal = best_of(lambda: calibrate_eps0("1", "1e-6", 10 ** 4, rounds=10), 2)
+    print(f"calibrate eps0 (T = 10, n = 1e4, thm5.3.1, 63 orders): {cal:.2f} s")
+    assert np.all(np.isfinite(thm531_upper_float(10 ** 6, 1.0, orders)))
+
+
+if __name__ == "__main__":
+    main()
