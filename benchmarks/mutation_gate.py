@@ -6,7 +6,7 @@
     python3 benchmarks/mutation_gate.py --report              # re-read the last run, no new run
     python3 benchmarks/mutation_gate.py accounting --resume   # continue an interrupted run
     python3 benchmarks/mutation_gate.py shuffle --refresh     # bring the last run up to the checkout
-    python3 benchmarks/mutation_gate.py core --survivors      # print each survivor's diff
+    python3 benchmarks/mutation_gate.py core --survivors      # print each survivor's diff of the last run (read-only)
     python3 benchmarks/mutation_gate.py --check tests/core/test_x.py --mutants 'bcdp.core.spaces.*'
                                                               # which survivors a new test kills
 
@@ -442,7 +442,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("packages", nargs="*", help=f"gated packages (default: all of {', '.join(GATE)})")
     parser.add_argument("--report", action="store_true", help="re-read the last run in build/mutation")
-    parser.add_argument("--survivors", action="store_true", help="print every survivor's changed lines")
+    parser.add_argument("--survivors", action="store_true",
+                        help="print every survivor's changed lines of the last run (read-only, like --report)")
     parser.add_argument("--check", nargs="+", metavar="TEST_FILE",
                         help="run these test files under the last run's survivors (matching --mutants)")
     parser.add_argument("--mutants", nargs="*", default=[], metavar="PATTERN",
@@ -464,7 +465,9 @@ def main() -> int:
         sys.exit("mutmut is not installed: pip install -e '.[dev]'")
     if ARGS.check:
         return check(ARGS.check, ARGS.mutants)
-    if not ARGS.report:
+    if ARGS.survivors and (ARGS.refresh or ARGS.resume):
+        parser.error("--survivors reads the last run; run --refresh / --resume first, then --survivors")
+    if not (ARGS.report or ARGS.survivors):        # --survivors never restages: it reads the last run
         for package in packages:
             print(f"mutating {package} (tests: {'all' if ARGS.full_suite else ' '.join(GATE_TESTS[package])})",
                   flush=True)

@@ -30,3 +30,25 @@ def test_documented_equivalents_are_well_formed():
         added = [ln for ln in lines if ln.startswith("+")]
         assert removed and added and len(removed) + len(added) == len(lines), entry["mutant"]
         assert len(entry["reason"].split()) >= 5, entry["mutant"]
+
+
+def test_survivors_reads_the_last_run_and_never_restages(monkeypatch):
+    """`--survivors` once restaged the package and started a fresh run (losing the last one): it must
+    only read the report, like `--report`; with `--refresh` / `--resume` it is refused."""
+    import shutil
+    import sys
+
+    import pytest
+
+    gate = _gate()
+    calls = []
+    for name in ("stage", "refresh", "run_mutmut"):
+        monkeypatch.setattr(gate, name, lambda *a, _n=name, **k: calls.append(_n))
+    monkeypatch.setattr(gate, "report", lambda packages, show: calls.append(("report", tuple(packages), show)) or 0)
+    monkeypatch.setattr(shutil, "which", lambda name: "/usr/bin/" + name)
+    monkeypatch.setattr(sys, "argv", ["mutation_gate.py", "shuffle", "--survivors"])
+    assert gate.main() == 0 and calls == [("report", ("shuffle",), True)]
+    monkeypatch.setattr(sys, "argv", ["mutation_gate.py", "shuffle", "--survivors", "--refresh"])
+    with pytest.raises(SystemExit):
+        gate.main()
+    assert calls == [("report", ("shuffle",), True)]
