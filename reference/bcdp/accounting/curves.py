@@ -70,9 +70,13 @@ class RdpCurve:
     orders: tuple[float, ...] | None = None
     assumption: str = ""
 
+    def __post_init__(self) -> None:
+        # membership of the orders in O(1) (a tuple scan per call made a 100-order search quadratic)
+        object.__setattr__(self, "_order_set", None if self.orders is None else frozenset(self.orders))
+
     def _order(self, alpha: float) -> float:
         a = check_alpha(alpha)
-        if self.orders is not None and a not in self.orders:
+        if self.orders is not None and a not in self._order_set:
             raise InvalidInputError(f"{self.label} is only defined at its orders; {a} is not one")
         return a
 

@@ -312,6 +312,12 @@ def _certified_in_unit_interval(x: Any, name: str) -> bool:
 def check_alpha(alpha: Any) -> float:
     """A Renyi order for the conversions: a finite real > 1 (NaN, inf, bool rejected), returned as
     the float the search uses; an exact input must be exactly that float."""
+    if type(alpha) is float:                       # the common case, decided without the generic checks
+        if math.isnan(alpha):
+            raise InvalidInputError("alpha is NaN")
+        if not (1 < alpha < math.inf):
+            raise InvalidInputError(f"alpha must be a finite real > 1, got {alpha!r}")
+        return alpha
     check_real(alpha, "alpha")
     q = exact_value(alpha, "alpha")
     if q is not None:
