@@ -263,12 +263,19 @@ def read_eps0(text: Any) -> str:
     return t
 
 
-def read_orders(text: str) -> list[int]:
-    """--orders: comma-separated integers >= 2."""
+def read_orders(text: str) -> list[float]:
+    """--orders: comma-separated orders > 1 (each used as its nearest float, as ``--alpha``:
+    :func:`parse_alphas`), or ``dp-accounting`` for dp_accounting's default orders (fractional ones
+    included: 1.1, 1.2, ..., 10.9, 11..63, 128, 256, 512, 1024).  A bound defined at integer orders
+    only (Cor 5.3.1, (5.5)) refuses fractional ones with its own message."""
+    if str(text).strip().lower() == "dp-accounting":
+        from dp_accounting.rdp.rdp_privacy_accountant import DEFAULT_RDP_ORDERS
+
+        return [float(a) for a in DEFAULT_RDP_ORDERS]
     parts = [p.strip() for p in str(text).split(",")]
-    if not any(parts) or len(parts) > MAX_ORDERS:
-        raise InvalidInputError(f"--orders must list 1 to {MAX_ORDERS} integers >= 2, got {text!r}")
-    return [read_count(p, "order", 2) for p in parts]
+    if not all(parts) or len(parts) > MAX_ORDERS:
+        raise InvalidInputError(f"--orders must list 1 to {MAX_ORDERS} orders > 1, got {text!r}")
+    return sorted(set(parse_alphas(text)))
 
 
 def to_dp(n: int, eps0: str, delta: str, rounds: int, bound: str | None, method: str,
@@ -322,7 +329,7 @@ def add_parser(subparsers: Any) -> None:
     r.add_argument("--eps0", required=True)
     r.add_argument("--delta", required=True)
     r.add_argument("--rounds", default="1")
-    r.add_argument("--orders", help="comma-separated integer orders (default 2..64)")
+    r.add_argument("--orders", help="comma-separated orders > 1 (default 2..64), or dp-accounting (its default orders)")
     r.add_argument("--method", default="cks", choices=["cks", "mironov", "asoodeh", "best"],
                    help="RDP -> (eps, delta) conversion (default cks, thesis eq. (5.41)); best: the smallest "
                         "certified value of cks, asoodeh, mironov and the total-variation rule, naming the winner")
@@ -431,7 +438,7 @@ def add_calibrate_parser(rsub: Any) -> None:
     which = r.add_mutually_exclusive_group(required=True)
     which.add_argument("--n", help="number of users: calibrate eps0")
     which.add_argument("--eps0", help="local epsilon: calibrate n (with --bound)")
-    r.add_argument("--orders", help="comma-separated integer orders (default 2..64)")
+    r.add_argument("--orders", help="comma-separated orders > 1 (default 2..64), or dp-accounting (its default orders)")
     r.add_argument("--method", default="cks", choices=["cks", "mironov", "asoodeh", "best"])
     r.add_argument("--rel", default="0.001", help="relative step of the answer (default 0.001)")
     g = r.add_mutually_exclusive_group(required=True)

@@ -24,6 +24,7 @@ Without subsampling (the issue's Poisson and fixed-size variants are not wired h
 from __future__ import annotations
 
 import math
+from fractions import Fraction
 from typing import Any, Sequence
 
 from bcdp.core.errors import InvalidInputError
@@ -37,9 +38,10 @@ MAX_STEPS = 200
 
 
 def shuffled_dp_epsilon(n: int, eps0: str, delta: str, rounds: int = 1, bound: str | None = "thm531_upper",
-                        method: str = "cks", orders: Sequence[int] = DEFAULT_ORDERS) -> tuple[Certified, str]:
+                        method: str = "cks", orders: Sequence[float] = DEFAULT_ORDERS) -> tuple[Certified, str]:
     """Certified eps of T = ``rounds`` rounds (module docstring) and the curve's source text.  ``bound``
-    is a key of :data:`bcdp.shuffle.bound_balls.UPPER_BOUNDS`, or None for the exact curve; ``method``
+    is a key of :data:`bcdp.shuffle.bound_balls.UPPER_BOUNDS`, or None for the exact curve; ``orders``
+    are floats > 1 (ints included), each evaluated at its exact binary value; ``method``
     a conversion of :mod:`bcdp.accounting.conversion` or ``"best"`` (the tightest); eps0 and delta exact
     decimal strings (floats refused upstream)."""
     from bcdp.accounting.conversion import rdp_curve_from_arrays, rdp_to_dp
@@ -48,7 +50,7 @@ def shuffled_dp_epsilon(n: int, eps0: str, delta: str, rounds: int = 1, bound: s
         from bcdp.shuffle.rr_all_pairs import rr_worst_pair_rdp_ball
 
         source = "exact: sup over all neighbouring pairs and both directions, shuffled binary RR"
-        cert = [rr_worst_pair_rdp_ball(n, eps0, a) for a in orders]
+        cert = [rr_worst_pair_rdp_ball(n, eps0, Fraction(a)) for a in orders]   # at the exact order
         pts = [(float(a), float(c.mid())) for a, c in zip(orders, cert)]
     else:
         from bcdp.shuffle.bound_balls import upper_bound_ball
@@ -56,7 +58,7 @@ def shuffled_dp_epsilon(n: int, eps0: str, delta: str, rounds: int = 1, bound: s
 
         spec = BOUNDS[bound]
         source = f"{spec.source}, {spec.equation} (certified: arb enclosure)"
-        balls = [(a, upper_bound_ball(bound, n, eps0, a)) for a in orders]
+        balls = [(a, upper_bound_ball(bound, n, eps0, Fraction(a))) for a in orders]
         finite = [(a, b) for a, b in balls if b is not None and math.isfinite(float(b.mid()))]
         if not finite:
             raise InvalidInputError("no finite RDP value on the chosen orders")
