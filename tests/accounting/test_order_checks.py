@@ -37,3 +37,20 @@ def test_array_curve_orders():
     for a in (2.5, 63.999, 65.0):
         with pytest.raises(InvalidInputError, match="only defined at its orders"):
             curve(a)
+
+
+@pytest.mark.parametrize("value,message", [(math.nan, "returned NaN"), (-0.5, "returned a negative value"),
+                                           (-math.inf, "returned a negative value")])
+def test_float_curve_values_outside_are_refused(value, message):
+    from bcdp.accounting.curves import rdp_curve_from_callable
+
+    with pytest.raises(InvalidInputError, match=message):
+        rdp_curve_from_callable(lambda a, v=value: v)(2.0)
+
+
+def test_numpy_float_values_are_plain_floats():
+    import numpy as np
+    from bcdp.accounting.curves import rdp_curve_from_callable
+
+    out = rdp_curve_from_callable(lambda a: np.float64(0.25))(2.0)
+    assert type(out) is float and out == 0.25

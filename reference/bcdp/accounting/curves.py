@@ -83,9 +83,10 @@ class RdpCurve:
     def __call__(self, alpha: float) -> float:
         a = self._order(alpha)
         v = self.value(a)
-        if isinstance(v, bool) or not isinstance(v, Real):
-            raise InvalidInputError(f"RDP curve returned {type(v).__name__} at alpha={a}")
-        v = float(v)
+        if type(v) is not float:                   # floats skip the (slow, ABC) generic type checks
+            if isinstance(v, bool) or not isinstance(v, Real):
+                raise InvalidInputError(f"RDP curve returned {type(v).__name__} at alpha={a}")
+            v = float(v)
         if math.isnan(v):
             raise InvalidInputError(f"RDP curve {self.label} returned NaN at alpha={a}")
         if v < 0:
