@@ -73,8 +73,10 @@ solver having converged.  The method has four steps.
    L-dependent constants as rational interval endpoints), and ``lower_bound`` is the minimum of
    these, of d^2/l_1^2 (piece 0) and of oo (empty pieces), rounded down.  The upper bound is the
    best point found, polished by SLSQP on the reduced problem, rounded to a rational point
-   (active bounds use 26-digit rational lower bounds of l_g - L(t); other values keep 16 digits and
-   sit at stationary points, so rounding costs < 1e-20 relatively) and certified feasible with
+   (active bounds use 26-digit rational lower bounds of l_g - L(t) minus a relative margin
+   10^-(24 - 4 k) at attempt k = 0..3, i.e. 1e-24 up to 1e-12; other values keep 16 digits and sit at
+   stationary points: rounding costs about the margin of the attempt that certifies, < 1e-20
+   relatively at the first, up to about 1e-12 at the last) and certified feasible with
    :func:`bcdp.core.intervals.compare` for every coordinate.  ``objective_upper`` is its exact objective.
    The pair is returned as a :class:`bcdp.core.results.Certified` (``OptimalAllocation.minimum``).
 
