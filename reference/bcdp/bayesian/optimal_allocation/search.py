@@ -204,8 +204,10 @@ def _branch_and_bound(pieces: list[Piece], state: _Search, tol: float, max_nodes
                 nodes[counter] = child
                 heapq.heappush(heap, (child.lb, counter))
                 counter += 1
-    state.search_lb = heap[0][0] if heap else math.inf
     state.leaves = list(nodes.values()) + pruned + stuck
+    # the smallest bound over every leaf (open, pruned or stuck): a lower bound on the piece even when
+    # the search ended by pruning all of them (the open heap alone would then give inf)
+    state.search_lb = min((leaf.lb for leaf in state.leaves), default=math.inf)
 
 
 def optimal_allocation(delta: Sequence[Any], eps: Any, q: Any, *, tol: float = 1e-9,
