@@ -28,3 +28,14 @@ def test_finite_when_every_node_is_pruned(q):
 def test_below_the_best_value_when_a_searched_point_wins():
     res = optimal_allocation(FIG3, "2", "0.1")
     assert res.stats["search_lower_bound"] <= res.stats["search_upper_bound"] < 2500
+
+
+@pytest.mark.parametrize("delta,eps,q,piece0", [(["0.1", "0.5", "1"], "1", "0.2", 900),
+                                               (["1", "1", "1", "3"], "2", "0.05", 16)])
+def test_finite_when_the_search_prunes_all_of_its_leaves(delta, eps, q, piece0):
+    """Instances whose searched pieces are all pruned (no open node at the end): piece 0 is optimal
+    (its value d^2/delta_1^2 = 9/0.01 = 900 and 16/1 = 16) and the searched pieces' bound must be a
+    finite number at least that value (it was inf)."""
+    res = optimal_allocation(delta, eps, q)
+    assert res.lower_bound == piece0 == res.objective_upper and res.stats["pieces"] >= 1
+    assert math.isfinite(res.stats["search_lower_bound"]) and res.stats["search_lower_bound"] >= piece0
