@@ -31,10 +31,9 @@ import textwrap
 from fractions import Fraction as F
 from html.parser import HTMLParser
 
-import numpy as np
 import pytest
+from audit_oracles import np_frontier, refute_probability_lower, same_points, unit
 from bcdp.cli import main
-from scipy.stats import beta, binom
 
 TABLE = {0: [50, 30, 20], 1: [10, 30, 60], 2: [20, 50, 30]}
 DRAWS = 100
@@ -115,27 +114,6 @@ def _parse(path) -> _Page:
     return page
 
 
-def _np_frontier(p0, p1):
-    """Vertices of the Neyman-Pearson frontier of H0: p0 against H1: p1 (Fractions)."""
-    key = lambda j: p1[j] / p0[j] if p0[j] else math.inf
-    alpha, beta_, out = F(0), F(1), [(0.0, 1.0)]
-    for r in sorted({key(j) for j in range(len(p0))}, reverse=True):
-        alpha += sum(p0[j] for j in range(len(p0)) if key(j) == r)
-        beta_ -= sum(p1[j] for j in range(len(p0)) if key(j) == r)
-        out.append((float(alpha), float(beta_)))
-    return out
-
-
-def _unit(square, pts):
-    x0, y0, size = square
-    return [((px - x0) / size, 1 - (py - y0) / size) for px, py in pts]
-
-
-def _same_points(got, want, tol=1e-4):
-    for a, b in ((got, want), (want, got)):
-        assert all(any(abs(p[0] - q[0]) <= tol and abs(p[1] - q[1]) <= tol for q in b) for p in a), (got, want)
-
-
 SAMPLER_ARGS = ["audit-sampler", "adv_fixed:fixed", "--inputs", "in2.json", "--outputs", "out.json", "--prior",
                 "prior.json", "--claim-cdp", "7,0.001", "--claim-delta", "6,0.002", "--kernel", "kernel.json",
                 "--draws", str(DRAWS)]
@@ -167,9 +145,9 @@ def test_sampler_page_cells_witness_curve_and_rows(workdir, capsys):
     square = page.squares[-1]
     p0 = [F(c, DRAWS) for c in TABLE[xp]]
     p1 = [F(c, DRAWS) for c in TABLE[x]]
-    _same_points(_unit(square, page.frontiers[0]), _np_frontier(p0, p1))
+    same_points(unit(square, page.frontiers[0]), np_frontier(p0, p1))
     e = math.exp(-rep["ldp"]["lower_bound"])
-    _same_points([q for pts in page.lines for q in _unit(square, pts)], [(0, 1), (e, 0), (0, e), (1, 0)])
+    same_points([q for pts in page.lines for q in unit(square, pts)], [(0, 1), (e, 0), (0, e), (1, 0)])
     # red rows: exactly the violated entries, in the table's order (header row first)
     assert page.rows[0] is None
     assert [cls == "violated" for cls in page.rows[1:]] == [e["verdict"] == "violated" for e in entries]
@@ -196,14 +174,6 @@ def test_text_lines_agree_with_the_json_report(workdir, capsys):
         assert m.group(4) == e["verdict"]
 
 
-def _power_lower(n: int, p: float, q: float, claim: float, level: float) -> float:
-    k = np.arange(n + 1)
-    lo = np.where(k > 0, beta.ppf(level / 2, np.maximum(k, 1), n - k + 1), 0.0)
-    hi = np.where(k < n, beta.ppf(1 - level / 2, k + 1, np.maximum(n - k, 1)), 1.0)
-    ok = (lo[:, None] > 0) & (np.log(np.maximum(lo[:, None], 1e-300)) - np.log(hi[None, :]) > claim)
-    return float(binom.pmf(k, n, p) @ ok @ binom.pmf(k, n, q))
-
-
 def test_planned_draws_are_those_of_the_best_witness_over_all_cells(workdir, capsys):
     """Claim 0.9 (the frequencies give log 5 in column 0 and log 3 in column 2; 100 draws are too few
     to refute it).  The plan must be for column 0 (0.5 vs 0.1) over the 9 cells at confidence 0.95."""
@@ -213,8 +183,8 @@ def test_planned_draws_are_those_of_the_best_witness_over_all_cells(workdir, cap
     assert code == 0 and rep["ldp"]["verdict"] == "not refuted" and rep["cells"] == 9
     assert rep["ldp"]["estimate"] == pytest.approx(math.log(5), rel=1e-12)
     n = rep["ldp"]["draws_to_refute"]
-    assert _power_lower(n, 0.5, 0.1, 0.9, 0.05 / 9) >= 0.9
-    assert _power_lower(n // 3, 0.5, 0.1, 0.9, 0.05 / 9) < 0.9          # the plan is not loose by 3x
+    assert refute_probability_lower(n, 0.5, 0.1, 0.9, 0.05 / 9) >= 0.9
+    assert refute_probability_lower(n // 3, 0.5, 0.1, 0.9, 0.05 / 9) < 0.9          # the plan is not loose by 3x
     assert main(["audit-plan", "--claim-eps", "0.9", "--cell-probabilities", "0.5,0.1", "--cells", "9",
                  "--confidence", "0.95", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["draws_per_input"] == n
@@ -249,4 +219,4 @@ def test_audit_plan_meets_a_high_requested_power(capsys, claim, p, q, cells):
                  "--power", "0.99", "--json"]) == 0
     rep = json.loads(capsys.readouterr().out)
     assert rep["power"] == 0.99
-    assert _power_lower(rep["draws_per_input"], p, q, claim, 0.05 / cells) >= 0.99
+    assert refute_probability_lower(rep["draws_per_input"], p, q, claim, 0.05 / cells) >= 0.99

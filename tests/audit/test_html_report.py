@@ -12,13 +12,13 @@ headless Chromium: test_html_report_browser.py (slow).
 from __future__ import annotations
 
 import json
-import math
 import textwrap
 from fractions import Fraction as F
 from html.parser import HTMLParser
 from pathlib import Path
 
 import sympy
+from audit_oracles import np_frontier, same_points, unit
 from bcdp.cli import main
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "docs" / "examples" / "randomized_response_two_bits.json"
@@ -105,11 +105,11 @@ def _check_curves(plots, report, doc):
         wanted.append((_law_given(kernel, prior, i, entry["witness"]["S_i_prime"]),
                        _law_given(kernel, prior, i, entry["witness"]["S_i"]), entry["exact"]))
     for (square, lines, poly), (p0, p1, exact) in zip(plots, wanted):
-        _same_points(_unit(square, poly), _np_curve(p0, p1))
+        same_points(unit(square, poly), np_frontier(p0, p1))
         e = float(sympy.exp(-sympy.sympify(exact)))
-        _same_points([q for pts in lines for q in _unit(square, pts)], [(0, 1), (e, 0), (0, e), (1, 0)])
+        same_points([q for pts in lines for q in unit(square, pts)], [(0, 1), (e, 0), (0, e), (1, 0)])
         # the witness is tight: a vertex of the frontier lies on e^eps alpha + beta = 1 (eq. (12))
-        assert any(abs(a / e + b - 1) < 1e-9 for a, b in _np_curve(p0, p1)[1:])
+        assert any(abs(a / e + b - 1) < 1e-9 for a, b in np_frontier(p0, p1)[1:])
 
 
 def _law_given(kernel, prior, i, values):
@@ -117,17 +117,6 @@ def _law_given(kernel, prior, i, values):
     members = [x for x in kernel if x[i] in values]
     mass = sum(prior[x] for x in members)
     return [sum(prior[x] * kernel[x][j] for x in members) / mass for j in range(len(next(iter(kernel.values()))))]
-
-
-def _np_curve(p0, p1):
-    """Vertices of the Neyman-Pearson frontier: outputs enter by decreasing ratio p1/p0, ties together."""
-    key = lambda j: p1[j] / p0[j] if p0[j] else math.inf
-    alpha, beta, out = F(0), F(1), [(0.0, 1.0)]
-    for r in sorted({key(j) for j in range(len(p0))}, reverse=True):
-        alpha += sum(p0[j] for j in range(len(p0)) if key(j) == r)
-        beta -= sum(p1[j] for j in range(len(p0)) if key(j) == r)
-        out.append((float(alpha), float(beta)))
-    return out
 
 
 def _plots(page):
@@ -142,18 +131,6 @@ def _plots(page):
             pts = [tuple(float(v) for v in p.split(",")) for p in a["points"].split()]
             plots.append((square, lines, pts))
     return plots
-
-
-def _unit(square, pts):
-    x0, y0, size = square
-    return [((px - x0) / size, 1 - (py - y0) / size) for px, py in pts]
-
-
-def _same_points(got, want, tol=1e-4):
-    """The same set of points, each within tol (the page writes pixel coordinates with 2 decimals on a
-    240 px square: 2e-5 of the unit)."""
-    for a, b in ((got, want), (want, got)):
-        assert all(any(abs(p[0] - q[0]) <= tol and abs(p[1] - q[1]) <= tol for q in b) for p in a), (got, want)
 
 
 def test_sampler_audit_page(capsys, tmp_path, monkeypatch):

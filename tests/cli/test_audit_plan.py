@@ -15,20 +15,14 @@ from __future__ import annotations
 import json
 import math
 
-import numpy as np
 import pytest
+from audit_oracles import refute_probability_lower
 from bcdp.cli import main
-from scipy.stats import beta, binom
 
 
 def _violated_probability_lower(n: int, p: float, q: float, claim: float, confidence: float) -> float:
-    """P(log(CP_lower(k_num) / CP_upper(k_den)) > claim), k_num ~ Bin(n, p), k_den ~ Bin(n, q)."""
-    a = (1 - confidence) / 4
-    k = np.arange(n + 1)
-    lo = np.where(k > 0, beta.ppf(a / 2, np.maximum(k, 1), n - k + 1), 0.0)
-    hi = np.where(k < n, beta.ppf(1 - a / 2, k + 1, np.maximum(n - k, 1)), 1.0)
-    ok = (lo[:, None] > 0) & (np.log(np.maximum(lo[:, None], 1e-300)) - np.log(hi[None, :]) > claim)
-    return float(binom.pmf(k, n, p) @ ok @ binom.pmf(k, n, q))
+    """P(log(CP_lower(k_num) / CP_upper(k_den)) > claim) over 2 x 2 cells (level (1 - confidence)/4)."""
+    return refute_probability_lower(n, p, q, claim, (1 - confidence) / 4)
 
 
 @pytest.mark.parametrize("claim,true_eps,confidence,power", [(1.0, 2.0, 0.95, 0.9), (0.5, 1.0, 0.9, 0.8),
@@ -56,12 +50,7 @@ def test_cell_probabilities(capsys):
     assert report["true_log_ratio"] == pytest.approx(math.log(5)) and report["cells"] == 6
     n = report["draws_per_input"]
     # six cells: level (1 - confidence)/6; the bound from the two named cells alone
-    a = 0.05 / 6
-    k = np.arange(n + 1)
-    lo = np.where(k > 0, beta.ppf(a / 2, np.maximum(k, 1), n - k + 1), 0.0)
-    hi = np.where(k < n, beta.ppf(1 - a / 2, k + 1, np.maximum(n - k, 1)), 1.0)
-    ok = (lo[:, None] > 0) & (np.log(np.maximum(lo[:, None], 1e-300)) - np.log(hi[None, :]) > 1)
-    assert float(binom.pmf(k, n, 0.5) @ ok @ binom.pmf(k, n, 0.1)) >= 0.9
+    assert refute_probability_lower(n, 0.5, 0.1, 1.0, 0.05 / 6) >= 0.9
 
 
 @pytest.mark.parametrize("args,message", [
