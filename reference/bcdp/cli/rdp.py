@@ -279,7 +279,7 @@ def read_orders(text: str) -> list[float]:
 
 
 def to_dp(n: int, eps0: str, delta: str, rounds: int, bound: str | None, method: str,
-          orders: list[int]) -> dict[str, Any]:
+          orders: list[float]) -> dict[str, Any]:
     """Compose the curve over T rounds and convert it to (eps, delta), certified
     (:func:`bcdp.shuffle.calibration.shuffled_dp_epsilon`)."""
     from bcdp.shuffle.calibration import shuffled_dp_epsilon
@@ -298,7 +298,7 @@ def to_dp(n: int, eps0: str, delta: str, rounds: int, bound: str | None, method:
     return out
 
 
-def _upper_bound_key(bound: str, orders: list[int]) -> str:
+def _upper_bound_key(bound: str, orders: list[float]) -> str:
     """The key of an upper bound usable for a guarantee on these orders (lower bounds refused)."""
     key = resolve_bound(bound)
     if key in ("thm533_lower", "cor532_lower"):

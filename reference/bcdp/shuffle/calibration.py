@@ -23,6 +23,7 @@ Without subsampling (the issue's Poisson and fixed-size variants are not wired h
 
 from __future__ import annotations
 
+import functools
 import math
 from fractions import Fraction
 from typing import Any, Sequence
@@ -92,6 +93,7 @@ def calibrate_eps0(target_eps: Any, delta: str, n: int, rounds: int = 1, bound: 
     """The largest eps0 in (0, eps0_max] (to a factor 1 + rel) with certified eps <= target_eps."""
     target, rel = _target(target_eps), _rel(rel)
 
+    @functools.cache                        # the bracket ends and the final pair are asked for again
     def eps_of(e0: float) -> float:
         return shuffled_dp_epsilon(n, repr(e0), delta, rounds, bound, method, orders)[0].upper
 
@@ -139,6 +141,7 @@ def calibrate_n(target_eps: Any, delta: str, eps0: str, rounds: int = 1, bound: 
     target, rel = _target(target_eps), _rel(rel)
     to_fraction(eps0, "eps0")
 
+    @functools.cache                        # the bracket ends and the final pair are asked for again
     def eps_of(n: int) -> float:
         try:
             return shuffled_dp_epsilon(n, eps0, delta, rounds, bound, method, orders)[0].upper
