@@ -27,6 +27,8 @@ without writing a measurement by hand; the plan is in ``docs/accounting.md``.
 
 from __future__ import annotations
 
+import dataclasses
+import math
 from fractions import Fraction
 from typing import Any, Sequence
 
@@ -73,15 +75,14 @@ def events_rdp_curve(events: Sequence[Any], neighboring_relation: str,
     values = [float(v) for v in acc.rdp]
     if any(not v >= 0 for v in values):
         raise InvalidInputError("dp_accounting returned a negative or NaN RDP value")
-    exact = [Fraction(v) if v != float("inf") else None for v in values]
-    if any(e is None for e in exact):
+    if any(math.isinf(v) for v in values):
         raise InvalidInputError("dp_accounting's RDP of the events is infinite at some order: pass orders "
                                 "where it is finite")
-    curve = rdp_curve_from_arrays([float(a) for a in acc.orders], values, certified_values=exact,
+    curve = rdp_curve_from_arrays([float(a) for a in acc.orders], values,
+                                  certified_values=[Fraction(v) for v in values],
                                   label=f"dp_accounting events ({len(events)})",
                                   source="dp_accounting RdpAccountant")
-    return RdpCurve(value=curve.value, certified=curve.certified, label=curve.label, source=curve.source,
-                    orders=curve.orders, assumption=DP_ACCOUNTING_ASSUMPTION)
+    return dataclasses.replace(curve, assumption=DP_ACCOUNTING_ASSUMPTION)
 
 
 def compose_with_events(curve: RdpCurve, events: Sequence[Any], delta: Any, neighboring_relation: str,
@@ -93,16 +94,14 @@ def compose_with_events(curve: RdpCurve, events: Sequence[Any], delta: Any, neig
 
     if not isinstance(curve, RdpCurve):
         raise InvalidInputError(f"curve must be an RdpCurve, got {type(curve).__name__}")
-    events_curve = events_rdp_curve(events, neighboring_relation, orders)
-    wanted = events_curve.orders if curve.orders is None else [a for a in events_curve.orders if a in curve.orders]
-    if not wanted:
-        raise InvalidInputError("the curve and the events share no order")
-    total = compose(curve, events_curve)
+    # defined on the orders the two curves share (the events' ones for a curve known at every order;
+    # compose refuses two array curves with none in common), and converted on exactly those
+    total = compose(curve, events_rdp_curve(events, neighboring_relation, orders))
     if method == "best":
         from bcdp.accounting.tightest import tightest_rdp_to_dp
 
-        return tightest_rdp_to_dp(total, delta, orders=list(wanted))
-    return rdp_to_dp(total, delta, method, orders=list(wanted))
+        return tightest_rdp_to_dp(total, delta)
+    return rdp_to_dp(total, delta, method)
 
 
 def to_dp_accounting_arrays(curve: RdpCurve, orders: Sequence[float] | None = None) -> tuple[list[float], list[float]]:

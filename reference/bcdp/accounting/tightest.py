@@ -30,7 +30,7 @@ import numpy as np
 
 from bcdp.accounting.conversion import SOURCES, _check_prec, rdp_to_dp
 from bcdp.accounting.curves import RdpCurve
-from bcdp.accounting.inputs import CERT_PREC, check_alpha, check_delta, enclose, float_of
+from bcdp.accounting.inputs import CERT_PREC, check_alpha, check_delta, enclose
 from bcdp.core.errors import InvalidInputError
 from bcdp.core.intervals import arb_precision, ball_of, ball_upper, float_up
 from bcdp.core.results import Certified
@@ -67,9 +67,10 @@ def tv_rule_certified(curve: RdpCurve, alpha: float, delta: Any, prec: int = CER
         return bool(D * D + (-R).expm1() >= ball_of(0))
 
 
-def _tv_orders(curve: RdpCurve, orders: Any, alpha_max: float | None) -> list[float]:
-    """Orders at which to try the rule, the smallest float r first: the orders given, else the curve's
-    own (array curves), else :data:`TV_GRID`; those above ``alpha_max`` left out."""
+def _tv_orders(curve: RdpCurve, orders: Any, alpha_max: float | None) -> list[tuple[float, float]]:
+    """(float r(alpha), alpha) at the orders where to try the rule, the smallest r first: the orders
+    given, else the curve's own (array curves), else :data:`TV_GRID`; those above ``alpha_max`` left
+    out."""
     if not isinstance(orders, str):
         cand = [check_alpha(a) for a in orders]
     elif curve.orders is not None:
@@ -86,7 +87,7 @@ def _tv_orders(curve: RdpCurve, orders: Any, alpha_max: float | None) -> list[fl
             values.append((curve(a), a))
         except (InvalidInputError, OverflowError, ValueError, ZeroDivisionError, FloatingPointError):
             continue
-    return [a for _, a in sorted(values)]
+    return sorted(values)
 
 
 def tightest_rdp_to_dp(curve: RdpCurve, delta: Any, orders: Any = "real", alpha_max: float | None = None,
@@ -105,7 +106,7 @@ def tightest_rdp_to_dp(curve: RdpCurve, delta: Any, orders: Any = "real", alpha_
     results: dict[str, Certified | None] = {}
     tv_orders = _tv_orders(curve, orders, alpha_max)
     results["tv"] = None
-    for a in [a for a in tv_orders if tv_rule_float(curve(a), d)][:TV_CANDIDATES]:
+    for _, a in [(r, a) for r, a in tv_orders if tv_rule_float(r, d)][:TV_CANDIDATES]:
         if tv_rule_certified(curve, a, delta, prec):
             with arb_precision(prec):
                 rdp_up = float_up(ball_upper(curve.enclosure(a)))
