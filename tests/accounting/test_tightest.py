@@ -44,7 +44,12 @@ def test_issue_example_single_order_total_variation_rule():
     assert res.upper == 0.0 and res.lower == 0.0 and res.details["method"] == "tv"
     a, r, d = mpmath.mpf(1.02), mpmath.mpf("1e-4"), mpmath.mpf("0.01")     # the order is the float 1.02
     cks = r + mpmath.log(1 - 1 / a) + (mpmath.log(1 / d) - mpmath.log(a)) / (a - 1)
-    got = res.details["candidates"]["cks"]
+    # the rule's 0 stops the certification: CKS keeps only its float value
+    assert res.details["candidates"]["cks"] is None and res.details["certified_candidates"] == ("tv",)
+    assert abs(res.details["candidates_float"]["cks"] - cks) <= cks * mpmath.mpf(10) ** -12
+    full = tightest_rdp_to_dp(curve, "0.01", certify_all=True)
+    got = full.details["candidates"]["cks"]
+    assert full.upper == 0.0 and set(full.details["certified_candidates"]) == {"tv", "cks", "asoodeh", "mironov"}
     assert got >= cks and got <= cks * (1 + mpmath.mpf(10) ** -12)
     assert compute_epsilon([1.02], [1e-4], 0.01)[0] == 0
 
@@ -108,17 +113,50 @@ def test_gaussian_never_below_the_exact_profile(sigma, delta):
                                          (zcdp_rdp("0.5"), "1e-6"), (randomized_response_rdp("0.3"), "1e-4"),
                                          (gaussian_rdp(5).compose(100), "1e-8")])
 def test_minimum_of_the_candidates(curve, delta):
-    res = tightest_rdp_to_dp(curve, delta)
-    cands = res.details["candidates"]
-    assert set(cands) == set(TIGHTEST_METHODS)
+    """certify_all=True: every candidate is the conversion's own certified value and the result their
+    minimum.  By default: the same result, the candidates certified are the conversions' own values,
+    and each one left uncertified has a float eps at least the result (the stopping rule)."""
+    want = {}
     for method in ("cks", "asoodeh", "mironov"):
         try:
-            want = rdp_to_dp(curve, delta, method).upper
+            want[method] = rdp_to_dp(curve, delta, method).upper
         except InvalidInputError:
-            want = None
-        assert cands[method] == want
+            want[method] = None
+    full = tightest_rdp_to_dp(curve, delta, certify_all=True)
+    cands = full.details["candidates"]
+    assert set(cands) == set(TIGHTEST_METHODS)
+    assert {m: cands[m] for m in want} == want
     finite = {m: v for m, v in cands.items() if v is not None}
-    assert res.upper == min(finite.values()) and cands[res.details["method"]] == res.upper
+    assert full.upper == min(finite.values()) and cands[full.details["method"]] == full.upper
+    res = tightest_rdp_to_dp(curve, delta)
+    assert (res.upper, res.details["method"]) == (full.upper, full.details["method"])
+    lazy = res.details["candidates"]
+    for m in want:
+        if m in res.details["certified_candidates"]:
+            assert lazy[m] == want[m]
+        else:
+            assert lazy[m] is None
+            assert want[m] is None or res.details["candidates_float"][m] >= res.upper
+
+
+def test_certification_goes_on_while_a_float_value_is_below_the_best_certified_one():
+    """A curve whose certified values (1/2) are far above its float ones (1e-3): the float winner's
+    certified eps exceeds the other conversions' float eps, so they are certified too and the result
+    is the minimum of the certified values (as with certify_all)."""
+    curve = rdp_curve_from_arrays([2.0, 3.0, 8.0], [1e-3, 2e-3, 5e-3], ["1/2", "1/2", "1/2"])
+    res = tightest_rdp_to_dp(curve, "1e-3")
+    full = tightest_rdp_to_dp(curve, "1e-3", certify_all=True)
+    assert len(res.details["certified_candidates"]) >= 2
+    assert res.upper == full.upper == min(v for v in full.details["candidates"].values() if v is not None)
+    floats = res.details["candidates_float"]
+    for m in ("cks", "asoodeh", "mironov"):
+        if m not in res.details["certified_candidates"] and floats[m] is not None:
+            assert floats[m] >= res.upper
+
+
+def test_certify_all_must_be_a_bool():
+    with pytest.raises(InvalidInputError, match="certify_all"):
+        tightest_rdp_to_dp(gaussian_rdp(2), "1e-5", certify_all="yes")
 
 
 def test_never_looser_than_dp_accounting_on_its_orders():

@@ -26,7 +26,8 @@ def test_record_of_a_total_variation_win():
     curve = rdp_curve_from_arrays([1.5, 3.0], [2e-5, 1.0], ["2e-5", "1"], label="two orders")
     res = tightest_rdp_to_dp(curve, "0.01")
     d = res.details
-    assert set(d) == set(rdp_to_dp(curve, "0.01").details) | {"candidates"}
+    assert set(d) == set(rdp_to_dp(curve, "0.01").details) | {"candidates", "candidates_float", "certified_candidates"}
+    assert d["certified_candidates"] == ("tv",) and d["candidates_float"]["tv"] == 0.0
     assert (res.lower, res.upper, d["epsilon_certified_upper"], d["epsilon_float"]) == (0.0, 0.0, 0.0, 0.0)
     assert d["method"] == "tv" and d["enclosure"] == (0.0, 0.0) and d["alpha_star"] == 1.5
     assert d["delta"] == "0.01" and d["curve"] == "two orders" and d["rdp_certified"] is True
@@ -45,9 +46,12 @@ def test_record_of_an_uncertified_curve_says_so():
 def test_record_of_another_winner(method):
     """Gaussian sigma = 2, delta = 1e-5: CKS wins; the record carries its source, and each candidate is
     the conversion's own certified value."""
-    res = tightest_rdp_to_dp(gaussian_rdp(2), "1e-5")
+    res = tightest_rdp_to_dp(gaussian_rdp(2), "1e-5", certify_all=True)
     assert res.details["method"] == "cks" and res.details["source"] == res.provenance == SOURCES["cks"]
     assert res.details["candidates"][method] == rdp_to_dp(gaussian_rdp(2), "1e-5", method).upper
+    # CKS is below Mironov at every order, so by default Mironov is never certified
+    lazy = tightest_rdp_to_dp(gaussian_rdp(2), "1e-5")
+    assert lazy.details["candidates"]["mironov"] is None and "mironov" not in lazy.details["certified_candidates"]
 
 
 def test_alpha_max_and_precision_reach_every_conversion():

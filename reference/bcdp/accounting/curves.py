@@ -30,6 +30,7 @@ from numbers import Real
 from typing import Any, Callable, Sequence
 
 import mpmath
+import numpy as np
 
 from bcdp.accounting.inputs import (
     check_alpha,
@@ -69,10 +70,49 @@ class RdpCurve:
     source: str
     orders: tuple[float, ...] | None = None
     assumption: str = ""
+    order_values: tuple[float, ...] | None = None
 
     def __post_init__(self) -> None:
         # membership of the orders in O(1) (a tuple scan per call made a 100-order search quadratic)
         object.__setattr__(self, "_order_set", None if self.orders is None else frozenset(self.orders))
+        if self.order_values is not None and (self.orders is None or len(self.order_values) != len(self.orders)):
+            raise InvalidInputError("order_values needs orders of the same length")
+        sorted_table = None
+        if self.order_values is not None:        # (orders ascending, values) as arrays, for the search
+            o = np.array(self.orders, dtype=float)
+            k = np.argsort(o, kind="stable")
+            sorted_table = (o[k], np.array(self.order_values, dtype=float)[k])
+        object.__setattr__(self, "_sorted_table", sorted_table)
+
+    def sorted_orders_and_values(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """(orders ascending, their float values) of an array curve built with ``order_values``
+        (read-only copies), else None."""
+        if self._sorted_table is None:
+            return None
+        return self._sorted_table[0].copy(), self._sorted_table[1].copy()
+
+    def has_order(self, alpha: float) -> bool:
+        """alpha is an order of the curve (every order for a curve known at every alpha > 1)."""
+        return self.orders is None or alpha in self._order_set
+
+    def values_at(self, alphas: Sequence[float]) -> np.ndarray:
+        """The float values at the given (checked, float) orders, +inf where the curve fails or
+        overflows (the search's reading: such an order is never chosen).  An array curve with
+        ``order_values`` (validated when it was built) answers by one lookup per order; other curves
+        evaluate :meth:`__call__` order by order."""
+        if self.order_values is not None:
+            table = dict(zip(self.orders, self.order_values))
+            missing = [a for a in alphas if a not in table]
+            if missing:
+                raise InvalidInputError(f"{self.label} is only defined at its orders; {missing[0]} is not one")
+            return np.array([table[a] for a in alphas], dtype=float)
+        out = np.empty(len(alphas))
+        for i, a in enumerate(alphas):
+            try:
+                out[i] = self(a)
+            except (OverflowError, FloatingPointError, ValueError, ZeroDivisionError):
+                out[i] = math.inf
+        return out
 
     def _order(self, alpha: float) -> float:
         a = check_alpha(alpha)
@@ -117,7 +157,8 @@ class RdpCurve:
             value=lambda a: T * value(a),
             certified=None if cert is None else (lambda a: ball_of(T) * as_interval(cert(a))),
             label=f"{T} x [{self.label}]", source=f"{self.source}; composed T={T} times (Mironov 2017 Prop. 1)",
-            orders=self.orders, assumption=self.assumption)
+            orders=self.orders, assumption=self.assumption,
+            order_values=None if self.order_values is None else tuple(T * v for v in self.order_values))
 
 
 def as_interval(x: Any):
@@ -250,20 +291,14 @@ def rdp_curve_from_arrays(orders: Sequence[Any], values: Sequence[Any], certifie
     """An RDP curve known at finitely many orders.  ``certified_values`` (optional) are exact or
     enclosures (str, Fraction, int, mpmath.mpf, arb ball or mpmath.iv interval); without them the
     float values are treated as exact upper bounds (stated in every result)."""
-    orders_f = [check_alpha(a) for a in orders]
+    orders_f = _checked_orders(orders)
     if len(orders_f) == 0:
         raise InvalidInputError("orders is empty")
     if len(values) != len(orders_f):
         raise InvalidInputError(f"{len(orders_f)} orders but {len(values)} values")
     if len(set(orders_f)) != len(orders_f):
         raise InvalidInputError("orders contain duplicates")
-    vals = []
-    for a, v in zip(orders_f, values):
-        check_real(v, "RDP value")
-        vf = float(v)
-        if math.isnan(vf) or vf < 0:
-            raise InvalidInputError(f"RDP value at alpha={a} must be >= 0 and not NaN, got {v!r}")
-        vals.append(vf)
+    vals = _checked_values(orders_f, values)
     table = dict(zip(orders_f, vals))
     cert = None
     if certified_values is not None:
@@ -280,7 +315,44 @@ def rdp_curve_from_arrays(orders: Sequence[Any], values: Sequence[Any], certifie
             return enclose(ctable[float(a)], "certified RDP value")
     assumption = "" if cert is not None else UNCERTIFIED
     return RdpCurve(value=lambda a: table[a], certified=cert, label=label, source=source,
-                    orders=tuple(orders_f), assumption=assumption)
+                    orders=tuple(orders_f), assumption=assumption, order_values=tuple(vals))
+
+
+def _checked_orders(orders: Sequence[Any]) -> list[float]:
+    """The orders of an array curve as floats, each a finite real > 1 (:func:`~bcdp.accounting.inputs.
+    check_alpha`); plain floats are checked in one numpy pass."""
+    if isinstance(orders, np.ndarray) and orders.dtype == np.float64 and orders.ndim == 1:
+        arr = orders
+    elif all(type(a) is float for a in orders):
+        arr = np.array(orders, dtype=float)
+    else:
+        arr = None
+    if arr is not None and arr.size and bool(np.all(arr > 1) and np.all(np.isfinite(arr))):
+        return arr.tolist()
+    return [check_alpha(a) for a in orders]      # (also: the message naming the first bad order)
+
+
+def _checked_values(orders: list[float], values: Sequence[Any]) -> list[float]:
+    """The RDP values of an array curve as floats, each a real >= 0 and not NaN (inf allowed).
+    Plain floats (a list of them or a float64 array) are checked in one numpy pass; anything else
+    value by value (:func:`~bcdp.accounting.inputs.check_real` refuses bools, strings of non-numbers,
+    complex, ...)."""
+    if isinstance(values, np.ndarray) and values.dtype == np.float64 and values.ndim == 1:
+        arr = values.astype(float)
+    elif all(type(v) is float for v in values):
+        arr = np.array(values, dtype=float)
+    else:
+        arr = None
+    if arr is not None and not np.any(np.isnan(arr) | (arr < 0)):
+        return arr.tolist()
+    vals = []                                      # (also: the message naming the first bad value)
+    for a, v in zip(orders, values):
+        check_real(v, "RDP value")
+        vf = float(v)
+        if math.isnan(vf) or vf < 0:
+            raise InvalidInputError(f"RDP value at alpha={a} must be >= 0 and not NaN, got {v!r}")
+        vals.append(vf)
+    return vals
 
 
 __all__ = [

@@ -22,6 +22,8 @@ Only :mod:`bcdp.core` is imported.
 
 from __future__ import annotations
 
+import functools
+
 import math
 from collections.abc import Callable, Sequence
 from fractions import Fraction
@@ -225,7 +227,23 @@ def enclose(x: Any, name: str = "value"):
     float -> hull(exact binary value, decimal repr); string -> the decimal or ratio it spells (exact
     rational, enclosed with one outward rounding); Fraction, sympy Rational -> enclosure of p/q; int,
     mpf -> exact point; an arb ball is returned as is; an ``mpmath.iv`` interval -> a ball containing it.
+    Plain str, float, int and Fraction inputs are remembered per precision (arb balls are immutable;
+    a request encloses the same delta at every order and conversion).
     """
+    if type(x) in (str, float, int, Fraction):
+        import flint
+
+        return _enclose_cached(type(x), x, name, flint.ctx.prec)
+    return _enclose(x, name)
+
+
+@functools.lru_cache(maxsize=512)
+def _enclose_cached(kind: type, x: Any, name: str, prec: int):
+    # the precision is part of the key (the caller set it); the type too (1 and 1.0 hash alike)
+    return _enclose(x, name)
+
+
+def _enclose(x: Any, name: str):
     from bcdp.core.intervals import ball_of
 
     if is_ball(x):
@@ -339,6 +357,17 @@ def check_delta(delta: Any) -> float:
     mpf or ball.  Returns the nearest float, for information only: it may be 0.0 or 1.0 for an exact
     delta beyond float resolution; the search uses :func:`log_inverse` and the certification
     :func:`enclose`, both from the exact value."""
+    if type(delta) in (str, float, int, Fraction):   # remembered: every conversion of a request checks it
+        return _check_delta_cached(type(delta), delta)
+    return _check_delta(delta)
+
+
+@functools.lru_cache(maxsize=256)
+def _check_delta_cached(kind: type, delta: Any) -> float:
+    return _check_delta(delta)
+
+
+def _check_delta(delta: Any) -> float:
     check_real(delta, "delta")
     q = exact_value(delta, "delta")
     if q is not None:
@@ -352,7 +381,21 @@ def check_delta(delta: Any) -> float:
 def log_inverse(delta: Any) -> float:
     """log(1/delta) as a float for the search over alpha, computed (mpmath, 30 digits) from the exact
     value of a checked delta, so that it is right where the float of delta is 0.0 (delta = 1e-400)
-    or 1.0 (delta = 1 - 1e-20).  Not a guarantee: the certified path encloses delta itself."""
+    or 1.0 (delta = 1 - 1e-20).  Not a guarantee: the certified path encloses delta itself.
+    Plain str, float, int and Fraction inputs are remembered (the check and the 30-digit logarithm
+    are repeated by every conversion of one request)."""
+    if type(delta) in (str, float, int, Fraction):
+        return _log_inverse_cached(type(delta), delta)
+    return _log_inverse(delta)
+
+
+@functools.lru_cache(maxsize=256)
+def _log_inverse_cached(kind: type, delta: Any) -> float:
+    # keyed by the type too: 1 (int) and 1.0 hash alike but are checked alike as well; "0.5" and 0.5 differ
+    return _log_inverse(delta)
+
+
+def _log_inverse(delta: Any) -> float:
     check_delta(delta)
     q = exact_value(delta, "delta")
     with mpmath.workdps(30):
@@ -364,6 +407,21 @@ def log_inverse(delta: Any) -> float:
 
 
 def enclose_log_inverse(delta: Any):
+    """See :func:`_enclose_log_inverse`; plain str, float, int and Fraction inputs are remembered per
+    arb precision (the ball is immutable)."""
+    if type(delta) in (str, float, int, Fraction):
+        import flint
+
+        return _enclose_log_inverse_cached(type(delta), delta, flint.ctx.prec)
+    return _enclose_log_inverse(delta)
+
+
+@functools.lru_cache(maxsize=256)
+def _enclose_log_inverse_cached(kind: type, delta: Any, prec: int):
+    return _enclose_log_inverse(delta)
+
+
+def _enclose_log_inverse(delta: Any):
     """An arb ball containing log(1/delta) for every value the input denotes (see :func:`enclose`),
     at the current arb precision.  For delta > 1/2 it is -log1p(-(1 - delta)) with 1 - delta taken
     exactly (an exact input) or as the hull of the complements (a float: its binary value and its

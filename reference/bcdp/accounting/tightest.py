@@ -28,7 +28,8 @@ from typing import Any
 
 import numpy as np
 
-from bcdp.accounting.conversion import SOURCES, _check_prec, rdp_to_dp
+from bcdp.accounting.conversion import SOURCES, _check_prec, certify_at
+from bcdp.accounting.search import boundary_notes, search_alpha
 from bcdp.accounting.curves import RdpCurve
 from bcdp.accounting.inputs import CERT_PREC, check_alpha, check_delta, enclose
 from bcdp.core.errors import InvalidInputError
@@ -49,10 +50,12 @@ TV_CANDIDATES = 4
 TV_FLOAT_SLACK = 1e-9
 
 
-def tv_rule_float(rdp: float, delta: float) -> bool:
+def tv_rule_float(rdp: Any, delta: float) -> Any:
     """Float pre-test of the total-variation rule, delta^2 + expm1(-r) >= 0 with a relative slack of
-    :data:`TV_FLOAT_SLACK` (NOT a guarantee: it only selects the orders to certify)."""
-    return delta * delta * (1 + TV_FLOAT_SLACK) + math.expm1(-rdp) >= 0
+    :data:`TV_FLOAT_SLACK` (NOT a guarantee: it only selects the orders to certify).  ``rdp`` a float
+    (returns a bool) or an array of them (returns a boolean array)."""
+    out = delta * delta * (1 + TV_FLOAT_SLACK) + np.expm1(-np.asarray(rdp, dtype=float)) >= 0
+    return bool(out) if out.ndim == 0 else out
 
 
 def tv_rule_certified(curve: RdpCurve, alpha: float, delta: Any, prec: int = CERT_PREC) -> bool:
@@ -67,46 +70,67 @@ def tv_rule_certified(curve: RdpCurve, alpha: float, delta: Any, prec: int = CER
         return bool(D * D + (-R).expm1() >= ball_of(0))
 
 
-def _tv_orders(curve: RdpCurve, orders: Any, alpha_max: float | None) -> list[tuple[float, float]]:
-    """(float r(alpha), alpha) at the orders where to try the rule, the smallest r first: the orders
-    given, else the curve's own (array curves), else :data:`TV_GRID`; those above ``alpha_max`` left
-    out."""
-    if not isinstance(orders, str):
-        cand = [check_alpha(a) for a in orders]
-    elif curve.orders is not None:
-        cand = list(curve.orders)
-    elif orders == "integer":
-        cand = [float(k) for k in range(2, 257)]
+def _tv_orders(curve: RdpCurve, orders: Any, alpha_max: float | None) -> tuple[np.ndarray, np.ndarray]:
+    """(float r(alpha), alpha) arrays at the orders where to try the rule, the smallest r first (then
+    the smaller order): the orders given, else the curve's own (array curves), else :data:`TV_GRID`;
+    those above ``alpha_max`` left out, and those where the curve fails."""
+    table = curve.sorted_orders_and_values() if isinstance(orders, str) else None
+    if table is not None:                          # an array curve at its own orders: no per-order calls
+        ca, rv = table
     else:
-        cand = list(TV_GRID)
+        if not isinstance(orders, str):
+            cand = [check_alpha(a) for a in orders]
+        elif curve.orders is not None:
+            cand = list(curve.orders)
+        elif orders == "integer":
+            cand = [float(k) for k in range(2, 257)]
+        else:
+            cand = list(TV_GRID)
+        values = []
+        for a in cand:
+            try:
+                values.append((curve(a), a))
+            except (InvalidInputError, OverflowError, ValueError, ZeroDivisionError, FloatingPointError):
+                continue
+        rv = np.array([r for r, _ in values], dtype=float)
+        ca = np.array([a for _, a in values], dtype=float)
     if alpha_max is not None:
-        cand = [a for a in cand if a <= float(alpha_max)]
-    values = []
-    for a in cand:
-        try:
-            values.append((curve(a), a))
-        except (InvalidInputError, OverflowError, ValueError, ZeroDivisionError, FloatingPointError):
-            continue
-    return sorted(values)
+        keep = ca <= float(alpha_max)
+        ca, rv = ca[keep], rv[keep]
+    k = np.lexsort((ca, rv))
+    return rv[k], ca[k]
 
 
 def tightest_rdp_to_dp(curve: RdpCurve, delta: Any, orders: Any = "real", alpha_max: float | None = None,
-                       prec: int = CERT_PREC) -> Certified:
+                       prec: int = CERT_PREC, certify_all: bool = False) -> Certified:
     """The smallest certified eps over the conversions of :data:`TIGHTEST_METHODS` (module docstring).
 
     ``orders`` and ``alpha_max`` as in :func:`bcdp.accounting.conversion.rdp_to_dp`; the rule "tv" is
     tried on the orders given, else the curve's own, else 2..256 for ``"integer"`` and
-    :data:`TV_GRID` for ``"real"``, within ``alpha_max``.  The result is the winner's
-    :class:`~bcdp.core.results.Certified` with the details ``method`` (the winner) and ``candidates``
-    (each conversion's certified upper end, None where it does not apply)."""
+    :data:`TV_GRID` for ``"real"``, within ``alpha_max``.
+
+    Each of CKS, Asoodeh and Mironov is first searched in float (its order and float eps); they are
+    then certified (:func:`bcdp.accounting.conversion.certify_at`) in the order of their float eps,
+    and the certification stops once the best certified value is <= the float eps of every
+    conversion not yet certified (a certified rule "tv" gives 0 and stops it at once).  A conversion
+    skipped that way cannot win by more than the float error of its search; ``certify_all=True``
+    certifies every applicable one.  The result is the winner's
+    :class:`~bcdp.core.results.Certified` with the details ``method`` (the winner), ``candidates``
+    (each conversion's certified upper end; None where it does not apply or was not certified),
+    ``candidates_float`` (each conversion's float eps at its searched order, 0.0 for a certified
+    rule "tv", None where it does not apply) and ``certified_candidates`` (the conversions
+    certified, in the order tried)."""
     if not isinstance(curve, RdpCurve):
         raise InvalidInputError(f"curve must be an RdpCurve, got {type(curve).__name__}")
+    if not isinstance(certify_all, bool):
+        raise InvalidInputError(f"certify_all must be True or False, got {certify_all!r}")
     d = check_delta(delta)
     prec = _check_prec(prec)
-    results: dict[str, Certified | None] = {}
+    results: dict[str, Certified | None] = dict.fromkeys(TIGHTEST_METHODS)
+    floats: dict[str, float | None] = dict.fromkeys(TIGHTEST_METHODS)
     tv_orders = _tv_orders(curve, orders, alpha_max)
-    results["tv"] = None
-    for _, a in [(r, a) for r, a in tv_orders if tv_rule_float(r, d)][:TV_CANDIDATES]:
+    tv_r, tv_a = tv_orders
+    for a in tv_a[tv_rule_float(tv_r, d)][:TV_CANDIDATES].tolist():
         if tv_rule_certified(curve, a, delta, prec):
             with arb_precision(prec):
                 rdp_up = float_up(ball_upper(curve.enclosure(a)))
@@ -115,14 +139,27 @@ def tightest_rdp_to_dp(curve: RdpCurve, delta: Any, orders: Any = "real", alpha_
                 "assumption": curve.assumption, "alpha_at_search_boundary": False, "notes": (),
                 "alpha_star": a, "delta": delta, "epsilon_float": 0.0, "rdp_at_alpha_star_upper": rdp_up,
                 "rdp_certified": curve.is_certified, "curve": curve.label})
+            floats["tv"] = 0.0
             break
+    searched: dict[str, tuple[float, bool]] = {}
     for method in TIGHTEST_METHODS[1:]:
         try:
-            results[method] = rdp_to_dp(curve, delta, method, orders, alpha_max, prec)
+            a, v, at_b = search_alpha(curve, delta, method, orders, alpha_max)
         except InvalidInputError:
             if method == "cks":
                 raise
-            results[method] = None                 # e.g. asoodeh with no order alpha * delta < 1
+            continue                               # e.g. asoodeh with no order alpha * delta < 1
+        searched[method], floats[method] = (a, at_b), v
+    certified_order = ["tv"] if results["tv"] is not None else []
+    best_upper = 0.0 if results["tv"] is not None else math.inf
+    for method in sorted(searched, key=lambda m: (floats[m], TIGHTEST_METHODS.index(m))):
+        if not certify_all and floats[method] >= best_upper:
+            break                                  # this one and every later one: float eps >= best
+        a, at_b = searched[method]
+        res = certify_at(curve, a, delta, method, prec)
+        results[method] = res.with_details(alpha_at_search_boundary=at_b, notes=boundary_notes(a, at_b))
+        certified_order.append(method)
+        best_upper = min(best_upper, res.upper)
     candidates = {m: (None if r is None else r.upper) for m, r in results.items()}
     finite = [(r.upper, k, m) for k, (m, r) in enumerate(results.items()) if r is not None]
     _, _, winner = min(finite)
@@ -131,6 +168,7 @@ def tightest_rdp_to_dp(curve: RdpCurve, delta: Any, orders: Any = "real", alpha_
     return Certified(lower=best.lower, upper=best.upper,
                      provenance=TV_SOURCE if winner == "tv" else SOURCES[winner],
                      details={**dict(best.details), "method": winner, "candidates": candidates,
+                              "candidates_float": floats, "certified_candidates": tuple(certified_order),
                               "source": TV_SOURCE if winner == "tv" else SOURCES[winner]})
 
 

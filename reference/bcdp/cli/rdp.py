@@ -295,6 +295,8 @@ def to_dp(n: int, eps0: str, delta: str, rounds: int, bound: str | None, method:
            "conversion_source": res.source, "notes": list(res.notes)}
     if method == "best":
         out["candidates"] = {m: None if v is None else _num(v) for m, v in res.details["candidates"].items()}
+        out["candidates_float"] = {m: None if v is None else _num(v)
+                                   for m, v in res.details["candidates_float"].items()}
     return out
 
 

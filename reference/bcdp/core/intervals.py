@@ -59,13 +59,14 @@ def exact_fraction(x: Any) -> Fraction:
         if not mpmath.isfinite(x):
             raise InvalidInputError(f"{x} has no exact rational value")
         sign, man, exp, _bc = x._mpf_
-        value = Fraction(man) * (Fraction(2) ** exp)
+        value = Fraction(int(man) << exp) if exp >= 0 else Fraction(int(man), 1 << -exp)
         return -value if sign else value
     if type(x).__name__ == "arb":
         if not (x.is_finite() and x.is_exact()):
             raise InvalidInputError(f"ball {x} is not an exact finite point")
         m, e = x.man_exp()
-        return Fraction(int(m)) * (Fraction(2) ** int(e))
+        m, e = int(m), int(e)
+        return Fraction(m << e) if e >= 0 else Fraction(m, 1 << -e)
     raise InvalidInputError(f"cannot take the exact value of {type(x).__name__} {x!r}")
 
 
@@ -159,12 +160,19 @@ def ball_ends(x: flint.arb) -> tuple[Fraction, Fraction]:
     if arb reports it inexactly, at an upper end)."""
     if not x.is_finite():
         raise InvalidInputError(f"ball {x} is not finite")
-    mid = exact_fraction(x.mid())
     rad = x.rad()
     if not rad.is_exact():
         rad = rad.upper()
-    r = exact_fraction(rad)
-    return mid - r, mid + r
+    m1, e1 = (int(v) for v in x.mid().man_exp())
+    m2, e2 = (int(v) for v in rad.man_exp())
+    e = min(e1, e2)                               # both ends on the common exponent, in integers
+    a, b = m1 << (e1 - e), m2 << (e2 - e)
+    return _dyadic(a - b, e), _dyadic(a + b, e)
+
+
+def _dyadic(m: int, e: int) -> Fraction:
+    """m * 2^e as a Fraction."""
+    return Fraction(m << e) if e >= 0 else Fraction(m, 1 << -e)
 
 
 def exact_mpf(x: flint.arb) -> mpmath.mpf:
