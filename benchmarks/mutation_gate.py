@@ -215,6 +215,14 @@ def refresh(package: str) -> None:
     if not (stage_dir / "mutants").exists():
         sys.exit(f"no earlier run of {package} to refresh: run the gate without --refresh first")
     changed = sync_stage(stage_dir)
+    # mutmut regenerates only the Python files of its mutants/ tree: the data files under src/bcdp
+    # (docs read by doctests, golden tables) are brought up to the stage here
+    src, mut = stage_dir / "src" / "bcdp", stage_dir / "mutants" / "src" / "bcdp"
+    for rel, path in _files(src).items():
+        target = mut / rel
+        if not rel.endswith(".py") and (not target.exists() or target.read_bytes() != path.read_bytes()):
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(path, target)
     keep = killed_by_check(package) | set(load_equivalents())
     forgotten = 0
     for meta in (stage_dir / "mutants" / "src").rglob("*.meta"):

@@ -59,14 +59,13 @@ def exact_fraction(x: Any) -> Fraction:
         if not mpmath.isfinite(x):
             raise InvalidInputError(f"{x} has no exact rational value")
         sign, man, exp, _bc = x._mpf_
-        value = Fraction(int(man) << exp) if exp >= 0 else Fraction(int(man), 1 << -exp)
+        value = _dyadic(int(man), int(exp))
         return -value if sign else value
     if type(x).__name__ == "arb":
         if not (x.is_finite() and x.is_exact()):
             raise InvalidInputError(f"ball {x} is not an exact finite point")
         m, e = x.man_exp()
-        m, e = int(m), int(e)
-        return Fraction(m << e) if e >= 0 else Fraction(m, 1 << -e)
+        return _dyadic(int(m), int(e))
     raise InvalidInputError(f"cannot take the exact value of {type(x).__name__} {x!r}")
 
 

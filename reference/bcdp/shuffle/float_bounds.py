@@ -33,20 +33,8 @@ from bcdp.shuffle.shuffled_bounds import kbar, nbar
 from bcdp.shuffle.subsampled_bounds import THM541_VARIANTS
 
 
-def _log_special_terms(a: int, log_x_half: float, start: int = 3) -> np.ndarray:
-    """log of C(a,i) i Gamma(i/2) x^{i/2}, i = start..a, given log(x)/2."""
-    i = np.arange(start, a + 1, dtype=float)
-    return (gammaln(a + 1) - gammaln(i + 1) - gammaln(a - i + 1) + np.log(i) + gammaln(i / 2)
-            + i * log_x_half)
-
-
-def _log1p_exp_over(lse: float, a: float) -> float:
-    """log(1 + e^lse)/(a - 1) in float64 without overflow (the last step of the log-space twins)."""
-    return math.log1p(math.exp(lse)) / (a - 1) if lse < 700 else (lse + math.log1p(math.exp(-lse))) / (a - 1)
-
-
 def _log1p_exp_over_array(lse: np.ndarray, a: np.ndarray) -> np.ndarray:
-    """Elementwise :func:`_log1p_exp_over`."""
+    """log(1 + e^lse)/(a - 1) elementwise, without overflow (the last step of the log-space twins)."""
     big = lse >= 700
     safe = np.where(big, 0.0, lse)
     return np.where(big, lse + np.log1p(np.exp(-np.where(big, lse, 0.0))), np.log1p(np.exp(safe))) / (a - 1)
@@ -124,9 +112,32 @@ def efm19_upper_float(n: int, eps0: float, alphas: Sequence[float] | np.ndarray,
     return np.minimum(out, e) if cap else out
 
 
+def _log_binomial_rows(a: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """(rows x terms) table log C(a, i) for the column vector of orders ``a`` and the row vector of
+    indices ``idx``, -inf where i > a."""
+    inside = idx[None, :] <= a
+    return np.where(inside, gammaln(a + 1) - gammaln(idx[None, :] + 1)
+                    - gammaln(np.where(inside, a - idx[None, :], 0.0) + 1), -np.inf)
+
+
+def _log_power_excess(a: np.ndarray, x: float) -> np.ndarray:
+    """log((1 + x)^a - 1 - x) for x > 0 and orders a >= 2, without overflow: y = a log1p(x);
+    log(expm1(y) - x) for y <= 30, else y + log1p(-(1 + x) e^{-y})."""
+    y = a * math.log1p(x)
+    small = np.minimum(y, 30.0)
+    with np.errstate(divide="ignore"):
+        return np.where(y > 30.0, y + np.log1p(-(1 + x) * np.exp(-np.maximum(y, 30.0))),
+                        np.log(np.expm1(small) - x))
+
+
 def thm541_upper_float(n: int, k: int, eps0: float, alphas: Sequence[int] | np.ndarray, *,
                        variant: str = "thesis", cap: bool = False) -> np.ndarray:
-    """Float64 log-space twin of :func:`thm541_upper` (all three variants)."""
+    """Float64 log-space twin of :func:`thm541_upper` (all three variants), vectorised over the
+    orders: every term of every order (the j = 2 term, the tail Upsilon, the sums over j = 3..alpha
+    and, for "thesis"/"koskela", the binomial tail sum_{l>=2} C(alpha,l) x^l) is one entry of an
+    (orders x terms) table reduced by one logsumexp per row, in blocks of at most
+    :data:`THM531_TABLE_ELEMS` entries.  The "girgis_code" tail (1+x)^alpha - 1 - x is taken in log
+    space (no overflow at large orders)."""
     n, k = check_nk(n, k, allow_float=True)
     e = float_eps0(eps0)
     arr = integer_orders_float(alphas)
@@ -141,27 +152,33 @@ def thm541_upper_float(n: int, k: int, eps0: float, alphas: Sequence[int] | np.n
     g = k / n
     c = E - 1 / E
     lg = math.log(g)
-    out = np.empty(arr.shape)
+    flat = arr.reshape(-1).astype(float)
+    out = np.empty(flat.shape)
     log_y_half = (math.log(2) + 2 * math.log(E * E - 1) - math.log(kb * E * E)) / 2
     decay = -(k - 1) / (8 * E)
-    for idx, a in enumerate(arr):
-        a = int(a)
+    if variant == "girgis_code":
+        lquad = np.log(flat * (flat - 1) / 2) + 2 * lg + 2 * math.log(c) - math.log(kb)
+        ltail_closed = _log_power_excess(flat, g * (E - 1)) + decay
+    else:
+        lquad = np.log(2 * flat * (flat - 1)) + 2 * lg + 2 * math.log(math.expm1(e)) - math.log(kb * E)
+        log_x = math.log(g * c if variant == "thesis" else g * c / 2)
+    top = int(flat.max()) if flat.size else 0
+    ls = np.arange(2, top + 1, dtype=float)          # binomial tail indices l = 2..top
+    js = np.arange(3, top + 1, dtype=float)          # special-term indices j = 3..top
+    special = np.log(js) + gammaln(js / 2) + js * (log_y_half + lg)
+    rows = max(1, THM531_TABLE_ELEMS // max(1, 2 * len(ls)))
+    for start in range(0, flat.size, rows):
+        a = flat[start:start + rows, None]
+        cols = [lquad[start:start + rows, None]]
         if variant == "girgis_code":
-            lquad = math.log(a * (a - 1) / 2) + 2 * lg + 2 * math.log(c) - math.log(kb)
-            x = g * (E - 1)
-            ltail = math.log(math.expm1(a * math.log1p(x)) - x) + decay
+            cols.append(ltail_closed[start:start + rows, None])
         else:
-            lquad = math.log(2 * a * (a - 1)) + 2 * lg + 2 * math.log(math.expm1(e)) - math.log(kb * E)
-            x = g * c if variant == "thesis" else g * c / 2
-            # (1+x)^a - 1 - a x = sum_{l>=2} C(a,l) x^l, summed in log space (no cancellation)
-            l_ = np.arange(2, a + 1, dtype=float)
-            ltail = float(logsumexp(gammaln(a + 1) - gammaln(l_ + 1) - gammaln(a - l_ + 1)
-                                    + l_ * math.log(x))) + decay
-        terms = [lquad, ltail]
-        if a >= 3:
-            terms.extend(_log_special_terms(a, log_y_half) + np.arange(3, a + 1) * lg)
-        lse = float(logsumexp(terms))
-        out[idx] = _log1p_exp_over(lse, a)
+            tail = _log_binomial_rows(a, ls) + ls[None, :] * log_x
+            cols.append((logsumexp(tail, axis=1) + decay)[:, None])
+        if js.size:
+            cols.append(_log_binomial_rows(a, js) + special[None, :])
+        out[start:start + rows] = logsumexp(np.concatenate(cols, axis=1), axis=1)
+    out = _log1p_exp_over_array(out, flat).reshape(arr.shape)
     return np.minimum(out, e) if cap else out
 
 
@@ -202,11 +219,9 @@ def cor532_lower_float(n: int, eps0: float, alphas: Sequence[int] | np.ndarray) 
         return np.full(arr.shape, np.inf)
     if e == 0:
         return np.zeros(arr.shape)
-    out = np.empty(arr.shape)
     base = 2 * _log_expm1(e) - math.log(n) - e
-    for idx, a in enumerate(arr):
-        out[idx] = _log1p_exp_over(math.log(a * (a - 1) / 2) + base, float(a))
-    return out
+    a = arr.astype(float)
+    return _log1p_exp_over_array(np.log(a * (a - 1) / 2) + base, a)
 
 
 def thm533_lower_float(n: int, eps0: float, alphas: Sequence[int] | np.ndarray) -> np.ndarray:
