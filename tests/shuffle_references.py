@@ -80,3 +80,40 @@ def ref_5_8(n: int, eps0: str, alpha: str) -> mpmath.mpf:
     with mpmath.workdps(DPS):
         e = exact_mpf(eps0)
         return 2 * exact_mpf(alpha) * mpmath.exp(4 * e) * mpmath.expm1(e) ** 2 / n
+
+
+def ref_thm541(n: int, k: int, eps0: str, a: int) -> mpmath.mpf:
+    """Thesis Thm 5.4.1 as printed: 1/(a-1) log(1 + 4 C(a,2) gamma^2 (E-1)^2/(kbar E)
+    + sum_{j=3}^a C(a,j) gamma^j j Gamma(j/2) (2(E^2-1)^2/(kbar E^2))^{j/2}
+    + ((1 + gamma c)^a - 1 - a gamma c) e^{-(k-1)/(8E)}), gamma = k/n, c = E - 1/E,
+    kbar = floor((k-1)/(2E)) + 1 (the tail summed as sum_{l>=2} C(a,l) (gamma c)^l)."""
+    with mpmath.workdps(DPS + len(str(n))):
+        e = exact_mpf(eps0)
+        E = mpmath.exp(e)
+        kb = nbar_ref(k, eps0)
+        g = mpmath.mpf(k) / n
+        y = 2 * mpmath.expm1(2 * e) ** 2 / (kb * E ** 2)
+        inner = 4 * mpmath.binomial(a, 2) * g ** 2 * mpmath.expm1(e) ** 2 / (kb * E)
+        for j in range(3, a + 1):
+            inner += mpmath.binomial(a, j) * g ** j * j * mpmath.gamma(mpmath.mpf(j) / 2) * y ** (mpmath.mpf(j) / 2)
+        gc = g * (E - 1 / E)
+        tail = sum(mpmath.binomial(a, lam) * gc ** lam for lam in range(2, a + 1))
+        inner += tail * mpmath.exp(-mpmath.mpf(k - 1) / (8 * E))
+        return mpmath.log1p(inner) / (a - 1)
+
+
+def thm541_dp_epsilon_ref(n: int, k: int, eps0: str, delta: str, rounds: int, orders) -> float:
+    """The certified eps of ``rounds`` rounds of k-of-n subsampled shuffling, from :func:`ref_thm541`
+    rounded up (1e-35 relative) as the certified values of an array curve, converted by bcdp's CKS
+    conversion (the conversion is tested on its own; the curve here is independent of bcdp)."""
+    from bcdp.accounting.conversion import rdp_to_dp
+    from bcdp.accounting.curves import rdp_curve_from_arrays
+
+    vals, cert = [], []
+    for a in orders:
+        with mpmath.workdps(DPS):
+            v = ref_thm541(n, k, eps0, a) * (1 + mpmath.mpf(10) ** -35)
+            vals.append(float(v))
+            cert.append(mpmath.nstr(v, 45))
+    curve = rdp_curve_from_arrays([float(a) for a in orders], vals, cert).compose(rounds)
+    return rdp_to_dp(curve, delta).upper

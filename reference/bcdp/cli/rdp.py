@@ -73,14 +73,22 @@ def check_allow_slow_cost(n: int, cost: float) -> None:
 ALIASES = {
     "thm5.3.1": "thm531_upper", "cor5.3.1": "cor531_upper", "thm5.3.2": "thm532_upper",
     "efm19": "efm19_upper", "lower5.3.3": "thm533_lower", "lower5.3.2": "cor532_lower",
-    "cor5.3.2": "cor532_lower",
+    "cor5.3.2": "cor532_lower", "thm5.4.1": "thm541_upper",
 }
+#: the subsampled bound (to-dp and calibrate, with --sample-size or --poisson-rate)
+SUBSAMPLED_BOUND = "thm541_upper"
 CURVE_BOUNDS = ("thm531_upper", "cor531_upper", "thm532_upper", "efm19_upper", "thm533_lower", "cor532_lower")
 
 
-def resolve_bound(name: str) -> str:
+def resolve_bound(name: str, subsampled: bool = False) -> str:
     key = ALIASES.get(name, name)
-    if key not in CURVE_BOUNDS:
+    if key == SUBSAMPLED_BOUND and not subsampled:
+        raise InvalidInputError("thm5.4.1 is the subsampled bound: pass --sample-size K or --poisson-rate G "
+                                "(bcdp rdp to-dp / calibrate)")
+    if subsampled and key != SUBSAMPLED_BOUND:
+        raise InvalidInputError("with --sample-size or --poisson-rate the certified curve is thesis Thm 5.4.1: "
+                                "pass --bound thm5.4.1")
+    if key not in CURVE_BOUNDS and key != SUBSAMPLED_BOUND:
         raise InvalidInputError(f"unknown bound {name!r}; known: {', '.join(list(ALIASES) + list(CURVE_BOUNDS))}")
     return key
 
@@ -279,20 +287,25 @@ def read_orders(text: str) -> list[float]:
 
 
 def to_dp(n: int, eps0: str, delta: str, rounds: int, bound: str | None, method: str,
-          orders: list[float]) -> dict[str, Any]:
+          orders: list[float], subsampling: dict[str, Any] | None = None) -> dict[str, Any]:
     """Compose the curve over T rounds and convert it to (eps, delta), certified
-    (:func:`bcdp.shuffle.calibration.shuffled_dp_epsilon`)."""
+    (:func:`bcdp.shuffle.calibration.shuffled_dp_epsilon`); ``subsampling`` its sample_size /
+    poisson_rate keywords."""
     from bcdp.shuffle.calibration import shuffled_dp_epsilon
 
+    sub = subsampling or {}
     key = None
     if bound is not None:
-        key = _upper_bound_key(bound, orders)
-    res, source = shuffled_dp_epsilon(n, eps0, delta, rounds, key, method, orders)
+        key = _upper_bound_key(bound, orders, any(v is not None for v in sub.values()))
+    res, source = shuffled_dp_epsilon(n, eps0, delta, rounds, key, method, orders, **sub)
     out = {"n": n, "eps0": _num(to_float_input(eps0, "eps0", allow_inf=True)),
            "delta": float(to_fraction(delta, "delta")), "input": {"eps0": eps0, "delta": delta.strip()},
            "rounds": rounds, "method": method, "conversion": res.details["method"],
            "source": source, "epsilon": _num(res.epsilon_certified_upper), "alpha_star": _num(res.alpha_star),
            "conversion_source": res.source, "notes": list(res.notes)}
+    for name, value in sub.items():
+        if value is not None:
+            out[name] = value
     if method == "best":
         out["candidates"] = {m: None if v is None else _num(v) for m, v in res.details["candidates"].items()}
         out["candidates_float"] = {m: None if v is None else _num(v)
@@ -300,9 +313,9 @@ def to_dp(n: int, eps0: str, delta: str, rounds: int, bound: str | None, method:
     return out
 
 
-def _upper_bound_key(bound: str, orders: list[float]) -> str:
+def _upper_bound_key(bound: str, orders: list[float], subsampled: bool = False) -> str:
     """The key of an upper bound usable for a guarantee on these orders (lower bounds refused)."""
-    key = resolve_bound(bound)
+    key = resolve_bound(bound, subsampled)
     if key in ("thm533_lower", "cor532_lower"):
         raise InvalidInputError("a lower bound cannot be converted to an (eps, delta) guarantee")
     cap = MAX_ORDER.get(key)
@@ -340,8 +353,33 @@ def add_parser(subparsers: Any) -> None:
     g = r.add_mutually_exclusive_group()
     g.add_argument("--bound")
     g.add_argument("--exact", action="store_true")
+    add_subsampling_arguments(r)
     r.add_argument("--json", action="store_true")
     add_calibrate_parser(rsub)
+
+
+def add_subsampling_arguments(r: Any) -> None:
+    s = r.add_mutually_exclusive_group()
+    s.add_argument("--sample-size", help="each round samples K of the n users without replacement (with --bound "
+                                         "thm5.4.1: thesis Thm 5.4.1)")
+    s.add_argument("--poisson-rate", help="each round samples every user independently with probability G (with "
+                                          "--bound thm5.4.1: the mixture of Thm 5.4.1 over the sample size)")
+
+
+def read_subsampling(args: argparse.Namespace, n: int | None) -> dict[str, Any]:
+    """The sample_size / poisson_rate keywords of bcdp.shuffle.calibration from --sample-size /
+    --poisson-rate (a count <= n; a rate in (0, 1], decided on its exact value)."""
+    size = rate = None
+    if args.sample_size is not None:
+        size = read_count(args.sample_size, "--sample-size")
+        if n is not None and size > n:
+            raise InvalidInputError(f"--sample-size {size} exceeds the number of users n = {n}")
+    if args.poisson_rate is not None:
+        rate = str(args.poisson_rate).strip()
+        q = to_fraction(rate, "--poisson-rate")
+        if not 0 < q <= 1:
+            raise InvalidInputError(f"--poisson-rate must lie in (0, 1], got {args.poisson_rate!r}")
+    return {"sample_size": size, "poisson_rate": rate}
 
 
 def parse_alphas(text: str) -> list[float]:
@@ -402,8 +440,12 @@ def run_to_dp(args: argparse.Namespace) -> int:
     eps0 = read_eps0(args.eps0)
     orders = read_orders(args.orders) if args.orders is not None else list(range(2, 65))
     exact = args.exact or not args.bound
+    sub = read_subsampling(args, args.n)
     if exact and eps0_is_infinite(eps0):
         raise InvalidInputError("eps0 = inf: no finite RDP value to convert")
+    if exact and any(v is not None for v in sub.values()):
+        raise InvalidInputError("the exact curve has no subsampling: with --sample-size or --poisson-rate pass "
+                                "--bound thm5.4.1")
     if exact:
         from bcdp.shuffle.rr_all_pairs import certified_cost
 
@@ -417,7 +459,8 @@ def run_to_dp(args: argparse.Namespace) -> int:
                                     f"about n^2/2 terms per order: n = {args.n} with {len(orders)} orders is "
                                     f"{cost:.3g} terms > {CERTIFIED_COST_LIMIT:.3g} (about 20 s); pass fewer "
                                     f"--orders, use --bound NAME, or pass --allow-slow")
-    out = to_dp(args.n, eps0, str(args.delta), args.rounds, None if exact else args.bound, args.method, orders)
+    out = to_dp(args.n, eps0, str(args.delta), args.rounds, None if exact else args.bound, args.method, orders,
+                sub)
     if args.json:
         print(json.dumps(out, indent=2, allow_nan=False))
     else:
@@ -446,6 +489,7 @@ def add_calibrate_parser(rsub: Any) -> None:
     g = r.add_mutually_exclusive_group(required=True)
     g.add_argument("--bound")
     g.add_argument("--exact", action="store_true", help="exact curve of shuffled binary RR (calibrating eps0)")
+    add_subsampling_arguments(r)
     r.add_argument("--json", action="store_true")
 
 
@@ -455,10 +499,16 @@ def run_calibrate(args: argparse.Namespace) -> int:
     rounds = read_count(args.rounds, "rounds")
     orders = read_orders(args.orders) if args.orders is not None else list(range(2, 65))
     rel = to_float_input(args.rel, "--rel")
-    key = None if args.exact else _upper_bound_key(args.bound, orders)
-    common = {"rounds": rounds, "bound": key, "method": args.method, "orders": orders, "rel": rel}
+    n_given = read_count(args.n, "n") if args.n is not None else None
+    sub = read_subsampling(args, n_given)
+    subsampled = any(v is not None for v in sub.values())
+    if args.exact and subsampled:
+        raise InvalidInputError("the exact curve has no subsampling: with --sample-size or --poisson-rate pass "
+                                "--bound thm5.4.1")
+    key = None if args.exact else _upper_bound_key(args.bound, orders, subsampled)
+    common = {"rounds": rounds, "bound": key, "method": args.method, "orders": orders, "rel": rel, **sub}
     if args.n is not None:
-        n = read_count(args.n, "n")
+        n = n_given
         if key is None:
             from bcdp.shuffle.rr_all_pairs import certified_cost
 
@@ -475,6 +525,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
             raise InvalidInputError("eps0 = inf: no n meets a finite target")
         out = {"calibrated": "n", "eps0": eps0, **calibrate_n(args.target_eps, str(args.delta), eps0, **common)}
     out.update({"delta": str(args.delta), "rounds": rounds, "bound": key or "exact", "method": args.method})
+    out.update({k: v for k, v in sub.items() if v is not None})
     if args.json:
         print(json.dumps(out, indent=2, allow_nan=False))
     else:

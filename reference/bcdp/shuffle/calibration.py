@@ -18,7 +18,8 @@ Calibration inverts it for a target (eps, delta) after T rounds:
 Both are bisections on the certified value, which is increasing in eps0 and decreasing in n for every
 bound of the thesis; the final pair is evaluated explicitly, so a non-monotone stretch cannot make
 the reported value fail the target (the search then continues from the point that met it).
-Without subsampling (the issue's Poisson and fixed-size variants are not wired here yet).
+With subsampling (``sample_size`` k of n per round, or ``poisson_rate`` gamma): the certified curve
+is thesis Thm 5.4.1, or its mixture over the Poisson sample size (:mod:`bcdp.shuffle.subsampled_balls`).
 """
 
 from __future__ import annotations
@@ -39,14 +40,29 @@ MAX_STEPS = 200
 
 
 def shuffled_dp_epsilon(n: int, eps0: str, delta: str, rounds: int = 1, bound: str | None = "thm531_upper",
-                        method: str = "cks", orders: Sequence[float] = DEFAULT_ORDERS) -> tuple[Certified, str]:
+                        method: str = "cks", orders: Sequence[float] = DEFAULT_ORDERS, *,
+                        sample_size: int | None = None, poisson_rate: str | None = None) -> tuple[Certified, str]:
     """Certified eps of T = ``rounds`` rounds (module docstring) and the curve's source text.  ``bound``
     is a key of :data:`bcdp.shuffle.bound_balls.UPPER_BOUNDS`, or None for the exact curve; ``orders``
     are floats > 1 (ints included), each evaluated at its exact binary value; ``method``
     a conversion of :mod:`bcdp.accounting.conversion` or ``"best"`` (the tightest); eps0 and delta exact
-    decimal strings (floats refused upstream)."""
+    decimal strings (floats refused upstream).
+
+    Subsampling (each round samples from the n users, replacement neighbours): ``sample_size`` k -- k
+    of n without replacement, thesis Thm 5.4.1; ``poisson_rate`` gamma -- Poisson subsampling, the
+    mixture of Thm 5.4.1 over the sample size (:mod:`bcdp.shuffle.subsampled_balls`).  Then ``bound``
+    must be ``"thm541_upper"`` and the orders integers; the curve carries the float twins' values
+    for the search and is certified (arb) only at the orders the conversion uses."""
     from bcdp.accounting.conversion import rdp_curve_from_arrays, rdp_to_dp
 
+    if sample_size is not None or poisson_rate is not None or bound == "thm541_upper":
+        curve, source = _subsampled_curve(n, eps0, bound, orders, sample_size, poisson_rate)
+        curve = curve.compose(rounds) if rounds > 1 else curve
+        if method == "best":
+            from bcdp.accounting.tightest import tightest_rdp_to_dp
+
+            return tightest_rdp_to_dp(curve, delta), source
+        return rdp_to_dp(curve, delta, method), source
     if bound is None:
         from bcdp.shuffle.rr_all_pairs import rr_worst_pair_rdp_ball
 
@@ -74,6 +90,72 @@ def shuffled_dp_epsilon(n: int, eps0: str, delta: str, rounds: int = 1, bound: s
     return rdp_to_dp(curve, delta, method, orders=[a for a, _ in pts]), source
 
 
+def _subsampled_curve(n: int, eps0: str, bound: str | None, orders: Sequence[float], sample_size: int | None,
+                      poisson_rate: str | None) -> tuple[Any, str]:
+    """The RDP curve of one subsampled round (see :func:`shuffled_dp_epsilon`) and its source text."""
+    import numpy as np
+
+    from bcdp.accounting.curves import RdpCurve
+    from bcdp.shuffle.subsampled_balls import check_subsampling
+
+    if bound != "thm541_upper":
+        raise InvalidInputError("with subsampling the certified curve is thesis Thm 5.4.1: pass the bound "
+                                "thm541_upper (thm5.4.1)")
+    if sample_size is None and poisson_rate is None:
+        raise InvalidInputError("Thm 5.4.1 is the subsampled bound: give a sample size (fixed-size subsampling) "
+                                "or a Poisson rate")
+    check_subsampling(sample_size, poisson_rate, n)
+    bad = [a for a in orders if not float(a).is_integer()]
+    if bad:
+        raise InvalidInputError(f"Thm 5.4.1 is stated at integer orders; {bad[0]!r} is not one")
+    ints = sorted({int(a) for a in orders})
+    e = to_float_input(eps0, "eps0")
+    if sample_size is not None:
+        from bcdp.shuffle.float_bounds import thm541_upper_float
+        from bcdp.shuffle.subsampled_balls import thm541_ball
+
+        values = thm541_upper_float(n, sample_size, e, ints)
+
+        def ball(a: int) -> Any:
+            return thm541_ball(n, sample_size, eps0, a)
+        label = f"Thm 5.4.1, k = {sample_size} of n = {n}, eps0 = {eps0}"
+        source = ("thesis Thm 5.4.1 (subsampling k of n without replacement, replacement neighbours; "
+                  "certified: arb enclosure at the orders used)")
+    else:
+        from bcdp.accounting.inputs import float_rate
+        from bcdp.shuffle.subsampled import thm541_poisson_float
+        from bcdp.shuffle.subsampled_balls import POISSON_WINDOW_MAX, poisson_thm541_ball, poisson_window
+
+        g = float_rate(poisson_rate)
+        lo, hi = poisson_window(n, g, max(ints), e) if math.isfinite(e) else (0, 0)
+        if hi - lo + 1 > POISSON_WINDOW_MAX:
+            raise InvalidInputError(f"the Poisson mixture sums Thm 5.4.1 over {hi - lo + 1} sample sizes at n = {n}, "
+                                    f"gamma = {poisson_rate} (more than {POISSON_WINDOW_MAX}): use fixed-size "
+                                    f"subsampling (a sample size) or fewer users")
+        values = thm541_poisson_float(n, g, e, ints)
+
+        def ball(a: int) -> Any:
+            return poisson_thm541_ball(n, poisson_rate, eps0, a)
+        label = f"Poisson(gamma = {poisson_rate}) Thm 5.4.1 mixture, n = {n}, eps0 = {eps0}"
+        source = ("Poisson subsampling: mixture of thesis Thm 5.4.1 over the sample size, each moment capped at "
+                  "e^((alpha-1) eps0) (bcdp.shuffle.subsampled, identity (*); certified: arb enclosure at the "
+                  "orders used)")
+    cached = functools.cache(ball)
+
+    def certified(a: Any) -> Any:
+        out = cached(int(a))
+        if out is None:                             # eps0 = inf
+            import flint
+
+            return flint.arb(0, flint.arb.pos_inf())
+        return out
+    order_values = tuple(float(v) if np.isfinite(v) else math.inf for v in values)
+    table = dict(zip([float(a) for a in ints], order_values))
+    curve = RdpCurve(value=lambda a: table[a], certified=certified, label=label, source=source,
+                     orders=tuple(table), order_values=order_values)
+    return curve, source
+
+
 def _target(target_eps: Any) -> float:
     t = to_float_input(target_eps, "target eps")
     if not (math.isfinite(t) and t > 0):
@@ -89,13 +171,16 @@ def _rel(rel: float) -> float:
 
 def calibrate_eps0(target_eps: Any, delta: str, n: int, rounds: int = 1, bound: str | None = "thm531_upper",
                    method: str = "cks", orders: Sequence[int] = DEFAULT_ORDERS, rel: float = 1e-3,
-                   eps0_max: float = 10.0) -> dict[str, Any]:
-    """The largest eps0 in (0, eps0_max] (to a factor 1 + rel) with certified eps <= target_eps."""
+                   eps0_max: float = 10.0, *, sample_size: int | None = None,
+                   poisson_rate: str | None = None) -> dict[str, Any]:
+    """The largest eps0 in (0, eps0_max] (to a factor 1 + rel) with certified eps <= target_eps;
+    ``sample_size`` / ``poisson_rate`` as in :func:`shuffled_dp_epsilon`."""
     target, rel = _target(target_eps), _rel(rel)
+    sub = {"sample_size": sample_size, "poisson_rate": poisson_rate}
 
     @functools.cache                        # the bracket ends and the final pair are asked for again
     def eps_of(e0: float) -> float:
-        return shuffled_dp_epsilon(n, repr(e0), delta, rounds, bound, method, orders)[0].upper
+        return shuffled_dp_epsilon(n, repr(e0), delta, rounds, bound, method, orders, **sub)[0].upper
 
     hi = float(eps0_max)
     if eps_of(hi) <= target:
@@ -136,19 +221,28 @@ def _eps0_result(e0: float, eps: float, beyond: float | None, eps_beyond: float 
 
 def calibrate_n(target_eps: Any, delta: str, eps0: str, rounds: int = 1, bound: str | None = "thm531_upper",
                 method: str = "cks", orders: Sequence[int] = DEFAULT_ORDERS, rel: float = 1e-3,
-                n_max: int = 10 ** 12) -> dict[str, Any]:
-    """The smallest n in [1, n_max] (to a factor 1 - rel) with certified eps <= target_eps."""
+                n_max: int = 10 ** 12, *, sample_size: int | None = None,
+                poisson_rate: str | None = None) -> dict[str, Any]:
+    """The smallest n in [1, n_max] (to a factor 1 - rel) with certified eps <= target_eps; with a
+    fixed ``sample_size`` k the smallest population n >= k (k of n sampled per round), with a
+    ``poisson_rate`` the smallest n at that rate (:func:`shuffled_dp_epsilon`)."""
     target, rel = _target(target_eps), _rel(rel)
     to_fraction(eps0, "eps0")
+    sub = {"sample_size": sample_size, "poisson_rate": poisson_rate}
+    n_min = 1 if sample_size is None else sample_size
+    if sample_size is not None or poisson_rate is not None:
+        shuffled_dp_epsilon(max(n_min, 2), eps0, delta, rounds, bound, method, orders, **sub)   # bad input: now
 
     @functools.cache                        # the bracket ends and the final pair are asked for again
     def eps_of(n: int) -> float:
+        if n < n_min:
+            return math.inf                   # fewer users than the sample size
         try:
-            return shuffled_dp_epsilon(n, eps0, delta, rounds, bound, method, orders)[0].upper
+            return shuffled_dp_epsilon(n, eps0, delta, rounds, bound, method, orders, **sub)[0].upper
         except InvalidInputError:
             return math.inf                   # e.g. a bound whose condition fails for this n
 
-    hi = 1
+    hi = n_min
     while eps_of(hi) > target:
         hi *= 4
         if hi > n_max:
