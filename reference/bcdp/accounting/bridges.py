@@ -21,8 +21,7 @@ relation is a required argument and is passed to the ``RdpAccountant``; the bcdp
 that relation (the shuffle-model curves of thesis Ch. 5 are for replacing one user's report,
 ``"replace_one"``).
 
-OpenDP has no slot for an external RDP curve in a measurement's privacy map that we could fill
-without writing a measurement by hand; the plan is in ``docs/accounting.md``.
+The OpenDP bridge (a curve as an OpenDP measurement, and back) is :mod:`bcdp.accounting.opendp_bridge`.
 """
 
 from __future__ import annotations
