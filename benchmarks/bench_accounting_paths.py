@@ -10,7 +10,10 @@
 * RDP -> (eps, delta) of a 100-order array curve (Gaussian sigma = 1.5, 10 rounds, delta = 1e-6):
   dp_accounting's ``compute_epsilon`` (float, CKS + the total-variation rule), bcdp's certified
   ``rdp_to_dp`` (CKS) and ``tightest_rdp_to_dp`` (minimum over four conversions, certified);
-* calibration of eps0 (``calibrate_eps0``: target eps 1, delta 1e-6, T = 10, n = 1e4, thm5.3.1).
+* calibration of eps0 (``calibrate_eps0``: target eps 1, delta 1e-6, T = 10, n = 1e4, thm5.3.1);
+* thm5.4.1 (subsampled shuffle) over 255 orders at n = 1e6, k = 1e4: the vectorised float twin, the
+  same order by order, the certified arb enclosures; the certified Poisson mixture at one order; the
+  calibration of eps0 with fixed-size and Poisson subsampling.
 
 Prints one line per path: seconds per call (best of 5) and the ratio to the stated baseline.
 """
@@ -65,6 +68,22 @@ def main() -> None:
 
     cal = best_of(lambda: calibrate_eps0("1", "1e-6", 10 ** 4, rounds=10), 2)
     print(f"calibrate eps0 (T = 10, n = 1e4, thm5.3.1, 63 orders): {cal:.2f} s")
+
+    from bcdp.shuffle.float_bounds import thm541_upper_float
+    from bcdp.shuffle.subsampled_balls import poisson_thm541_ball, thm541_ball
+
+    vec541 = best_of(lambda: thm541_upper_float(10 ** 6, 10 ** 4, 1.0, orders))
+    loop541 = best_of(lambda: [thm541_upper_float(10 ** 6, 10 ** 4, 1.0, [a]) for a in orders], 2)
+    arb541 = best_of(lambda: [thm541_ball(10 ** 6, 10 ** 4, "1", a) for a in orders], 1)
+    print(f"thm5.4.1, 255 orders, n = 1e6, k = 1e4: numpy table {vec541:.4f} s; per-order loop {loop541:.3f} s "
+          f"({loop541 / vec541:.0f}x); certified arb {arb541:.3f} s")
+    pois = best_of(lambda: poisson_thm541_ball(10 ** 6, "0.01", "1", 64), 1)
+    print(f"Poisson(0.01) mixture of thm5.4.1, n = 1e6, certified at alpha = 64: {pois:.2f} s")
+    cal_k = best_of(lambda: calibrate_eps0("1", "1e-6", 10 ** 4, rounds=10, bound="thm541_upper", sample_size=1000), 2)
+    cal_p = best_of(lambda: calibrate_eps0("1", "1e-6", 10 ** 4, rounds=10, bound="thm541_upper",
+                                           poisson_rate="0.1"), 1)
+    print(f"calibrate eps0 with subsampling (T = 10, n = 1e4, 63 orders): k = 1000 {cal_k:.2f} s; "
+          f"Poisson 0.1 {cal_p:.2f} s")
     assert np.all(np.isfinite(thm531_upper_float(10 ** 6, 1.0, orders)))
 
 
