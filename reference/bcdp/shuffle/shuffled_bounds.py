@@ -119,6 +119,9 @@ def binomial_central_moments(n: int, p: Any, r_max: int, *, dps: int = DEFAULT_D
     n = check_count(n)
     if r_max < 0:
         raise InvalidInputError("r_max must be >= 0")
+    with mpmath.workdps(dps + 20):
+        if not 0 <= read_mpf(p, "p") <= 1:
+            raise InvalidInputError(f"p must lie in [0, 1], got {p!r}")
     if method == "auto":
         method = "direct" if n <= 200 else "cumulant"
     if method == "direct":
