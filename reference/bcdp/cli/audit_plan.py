@@ -37,11 +37,11 @@ def add_parser(subparsers: Any) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from bcdp.audit.confidence import check_confidence, draws_to_refute
-    from bcdp.cli.audit_sampler import _integer, _number
+    from bcdp.cli.audit_sampler import digit_integer, nonnegative_number
 
-    claim = _number(args.claim_eps, "--claim-eps")
+    claim = nonnegative_number(args.claim_eps, "--claim-eps")
     if args.rr_eps is not None:
-        true_eps = _number(args.rr_eps, "--rr-eps")
+        true_eps = nonnegative_number(args.rr_eps, "--rr-eps")
         if true_eps > 700:
             raise InvalidInputError(f"--rr-eps must be at most 700 (e^E overflows a float), got {args.rr_eps}")
         p_num = 1 / (1 + math.exp(-true_eps))
@@ -50,12 +50,12 @@ def run(args: argparse.Namespace) -> int:
         parts = args.cell_probabilities.split(",")
         if len(parts) != 2:
             raise InvalidInputError(f"--cell-probabilities needs two numbers P,Q, got {args.cell_probabilities!r}")
-        p_num, p_den = (_number(v, f"--cell-probabilities[{k}]") for k, v in enumerate(parts))
-    cells = _integer(args.cells, "--cells")
+        p_num, p_den = (nonnegative_number(v, f"--cell-probabilities[{k}]") for k, v in enumerate(parts))
+    cells = digit_integer(args.cells, "--cells")
     if cells < 4:
         raise InvalidInputError(f"--cells must be at least 4 (two inputs, two output cells), got {cells}")
-    confidence = check_confidence(_number(args.confidence, "--confidence"), "--confidence")
-    power = check_confidence(_number(args.power, "--power"), "--power")
+    confidence = check_confidence(nonnegative_number(args.confidence, "--confidence"), "--confidence")
+    power = check_confidence(nonnegative_number(args.power, "--power"), "--power")
     draws = draws_to_refute(p_num, p_den, claim, confidence, cells, power)
     report = {"claim_eps": claim, "p_num": p_num, "p_den": p_den, "true_log_ratio": math.log(p_num / p_den),
               "cells": cells, "confidence": confidence, "power": power, "draws_per_input": draws,

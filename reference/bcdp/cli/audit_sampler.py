@@ -70,7 +70,8 @@ def _read_list(path: str, what: str) -> list[Any]:
     return doc
 
 
-def _number(text: str, name: str, *, allow_inf: bool = False) -> float:
+def nonnegative_number(text: str, name: str, *, allow_inf: bool = False) -> float:
+    """A number >= 0 from the command line (exact reading, then its float); inf only if allowed."""
     from bcdp.core.numbers import to_float_input
 
     value = to_float_input(text, name, allow_inf=allow_inf)
@@ -80,10 +81,11 @@ def _number(text: str, name: str, *, allow_inf: bool = False) -> float:
 
 
 def _vector(text: str, name: str) -> list[float]:
-    return [_number(part, f"{name}[{k}]", allow_inf=True) for k, part in enumerate(text.split(","))]
+    return [nonnegative_number(part, f"{name}[{k}]", allow_inf=True) for k, part in enumerate(text.split(","))]
 
 
-def _integer(text: str, name: str) -> int:
+def digit_integer(text: str, name: str) -> int:
+    """A non-negative integer of at most 13 digits from the command line."""
     if not text.strip().isdigit() or len(text.strip()) > 13:
         raise InvalidInputError(f"{name} must be a non-negative integer of at most 13 digits, got {text!r}")
     return int(text)
@@ -102,9 +104,9 @@ def run(args: argparse.Namespace) -> int:
     from bcdp.core.numbers import to_probability
     from bcdp.core.results import jsonable
 
-    confidence = check_confidence(_number(args.confidence, "--confidence"))
-    draws, seed = _integer(args.draws, "--draws"), _integer(args.seed, "--seed")
-    claim_eps = None if args.claim_eps is None else _number(args.claim_eps, "--claim-eps", allow_inf=True)
+    confidence = check_confidence(nonnegative_number(args.confidence, "--confidence"))
+    draws, seed = digit_integer(args.draws, "--draws"), digit_integer(args.seed, "--seed")
+    claim_eps = None if args.claim_eps is None else nonnegative_number(args.claim_eps, "--claim-eps", allow_inf=True)
     claim_cdp = None if args.claim_cdp is None else _vector(args.claim_cdp, "--claim-cdp")
     claim_delta = None if args.claim_delta is None else _vector(args.claim_delta, "--claim-delta")
     if claim_delta is not None and args.prior is None:
