@@ -25,6 +25,7 @@ import mpmath
 import pytest
 from bcdp.core.divergences import LogMgf, exact_pair
 from bcdp.partial.dstar import _certify, _verify_with_intervals
+from dstar_oracle import Counting, DstarOracle
 
 WDPS = 65
 DIGITS = 120
@@ -36,85 +37,15 @@ SK = ((F(1, 10 ** 8), 1 - F(1, 10 ** 8)), (F(1, 10 ** 12), 1 - F(1, 10 ** 12)))
 CASES = [RR, INT, C4, SK]
 
 
-def mp(x: F) -> mpmath.mpf:
-    return mpmath.mpf(x.numerator) / x.denominator
-
-
-class Oracle:
-    def __init__(self, case):
-        P, Q = case
-        self.pq = [(mp(a), mp(b)) for a, b in zip(P, Q) if a > 0]
-        self.ell = [mpmath.log(a / b) for a, b in self.pq]
-        self.d_inf = max(self.ell)
-        self.kl = mpmath.fsum(a * l for (a, _b), l in zip(self.pq, self.ell))
-
-    def tilted(self, lam):
-        w = [a ** lam * b ** (1 - lam) for a, b in self.pq]
-        s = mpmath.fsum(w)
-        pi = [x / s for x in w]
-        return mpmath.log(s), mpmath.fsum(p * l for p, l in zip(pi, self.ell)), pi
-
-    def g(self, lam):
-        return self.tilted(lam)[0] / (lam * (lam - 1))
-
-    def phi(self, rho, lam):
-        return self.tilted(lam)[0] - rho * lam * (lam - 1)
-
-    def V(self, a, b):
-        _k, c, pi = self.tilted(a)
-        return mpmath.fsum(p * (l - c) ** 2 * max(1, mpmath.exp((b - a) * (l - c))) for p, l in zip(pi, self.ell))
-
-    def bound(self, rho, a, b):
-        """max over t in [0, b - a] of the quadratic bound of phi_rho on [a, b] (divided by t if a = 1)."""
-        T, v = b - a, self.V(a, b)
-        if a == 1:
-            d1 = self.kl - rho
-            return max(d1, d1 + (v - 2 * rho) * T / 2)
-        k0, k1, _pi = self.tilted(a)
-        f0, f1, c = k0 - rho * a * (a - 1), k1 - rho * (2 * a - 1), v - 2 * rho
-        out = max(f0, f0 + f1 * T + c * T * T / 2)
-        if c < 0 and 0 < f1 / (-c) < T:
-            out = max(out, f0 + f1 * f1 / (2 * (-c)))
-        return out
-
-    def dstar(self):
-        """(maximiser or None, D*)."""
-        grid = [1 + mpmath.mpf(10) ** (mpmath.mpf(k) / 50 - 4) for k in range(351)]
-        start = max(grid, key=self.g)
-        if self.g(start) <= self.kl:
-            return None, self.kl
-
-        def h(x):
-            k0, k1, _pi = self.tilted(x)
-            return k1 * x * (x - 1) - k0 * (2 * x - 1)
-        lam = mpmath.findroot(h, start)
-        return lam, self.g(lam)
-
-
 ORACLE = {}
 
 
 def oracle(case):
     if case not in ORACLE:
         with mpmath.workdps(DIGITS):
-            o = Oracle(case)
+            o = DstarOracle(case)
             ORACLE[case] = (o, *o.dstar())
     return ORACLE[case]
-
-
-class Counting:
-    """A LogMgf that counts calls of curvature_bound: one per interval the search examines."""
-
-    def __init__(self, model):
-        self._model = model
-        self.examined = 0
-
-    def curvature_bound(self, a, b):
-        self.examined += 1
-        return self._model.curvature_bound(a, b)
-
-    def __getattr__(self, name):
-        return getattr(self._model, name)
 
 
 def run(case, rho, grid, lam_hat=None, max_intervals=100000, done=None, counts=None):

@@ -25,6 +25,7 @@ import mpmath
 import pytest
 from bcdp.core.divergences import LogMgf, exact_pair
 from bcdp.partial.dstar import _certify
+from dstar_oracle import Counting, DstarOracle
 
 WDPS = 65
 DIGITS = 120
@@ -34,52 +35,6 @@ RA = ((F(1, 2), F(1, 2)), (F(1, 100), F(99, 100)))                       # Var_P
 RC = ((F(9, 10), F(1, 10)), (F(1, 500), F(499, 500)))                     # KL + 3/4 < Var_P(l) < 2 KL
 INT = ((F(1, 100), F(99, 100)), (F(1, 10 ** 6), 1 - F(1, 10 ** 6)))    # interior maximiser, D* ~ 2.47
 C4 = ((F(1, 2), F(1, 2)), (F(1, 8), F(7, 8)))                            # interior maximiser, D* ~ 0.43
-
-
-def mp(x: F) -> mpmath.mpf:
-    return mpmath.mpf(x.numerator) / x.denominator
-
-
-class Oracle:
-    """The quantities of (P, Q) from their formulas; call the methods at DIGITS digits."""
-
-    def __init__(self, case):
-        P, Q = case
-        with mpmath.workdps(DIGITS):
-            self.pq = [(mp(a), mp(b)) for a, b in zip(P, Q) if a > 0]
-            self.ell = [mpmath.log(a / b) for a, b in self.pq]
-            self.kl = mpmath.fsum(a * l for (a, _b), l in zip(self.pq, self.ell))
-            self.scale = 1 + max(abs(x) for x in self.ell) + max(abs(mpmath.log(b)) for _a, b in self.pq)
-
-    def tilted(self, lam):
-        w = [a ** lam * b ** (1 - lam) for a, b in self.pq]
-        s = mpmath.fsum(w)
-        pi = [x / s for x in w]
-        return mpmath.log(s), mpmath.fsum(p * l for p, l in zip(pi, self.ell)), pi
-
-    def phi(self, rho, lam):
-        return self.tilted(lam)[0] - rho * lam * (lam - 1)
-
-    def V(self, a, b):
-        _k, c, pi = self.tilted(a)
-        return mpmath.fsum(p * (l - c) ** 2 * max(1, mpmath.exp((b - a) * (l - c))) for p, l in zip(pi, self.ell))
-
-    def bound(self, rho, a, b):
-        """max over t in [0, b - a] of the quadratic bound of phi_rho on [a, b] (divided by t if a = 1)."""
-        T, v = b - a, self.V(a, b)
-        if a == 1:
-            d1 = self.kl - rho
-            return max(d1, d1 + (v - 2 * rho) * T / 2)
-        k0, k1, _pi = self.tilted(a)
-        f0, f1, c = k0 - rho * a * (a - 1), k1 - rho * (2 * a - 1), v - 2 * rho
-        out = max(f0, f0 + f1 * T + c * T * T / 2)
-        if c < 0 and 0 < f1 / (-c) < T:
-            out = max(out, f0 + f1 * f1 / (2 * (-c)))
-        return out
-
-    def gmax(self, lo, hi):
-        """max of g(lambda) = K/(lambda(lambda - 1)) on a fine grid of [lo, hi] (a lower bound of D*)."""
-        return max(self.tilted(x)[0] / (x * (x - 1)) for x in mpmath.linspace(lo, hi, 400))
 
 
 def solve_rho(fn, target, lo, hi):
@@ -93,21 +48,6 @@ def solve_rho(fn, target, lo, hi):
         else:
             hi = mid
     return (lo + hi) / 2
-
-
-class Counting:
-    """A LogMgf that counts calls of curvature_bound: one per interval the search examines."""
-
-    def __init__(self, model):
-        self._model = model
-        self.examined = 0
-
-    def curvature_bound(self, a, b):
-        self.examined += 1
-        return self._model.curvature_bound(a, b)
-
-    def __getattr__(self, name):
-        return getattr(self._model, name)
 
 
 def run(case, rho, grid, max_intervals=100000, done=None, counts=None):
@@ -131,7 +71,7 @@ def test_first_interval_within_the_guard_is_never_certified(case):
     # rho = KL + unit * scale / 8: on [1, b] the divided bound is >= KL - rho = -unit * scale / 8
     # for every b, inside the guard, so no interval starting at 1 is ever kept and the search
     # stops on an interval at 1 (for RR and RB the claim D* <= rho is even true)
-    o = Oracle(case)
+    o = DstarOracle(case, DIGITS)
     with mpmath.workdps(DIGITS):
         rho = o.kl + UNIT * o.scale / 8
     cover = []
@@ -142,7 +82,7 @@ def test_first_interval_within_the_guard_is_never_certified(case):
 
 @pytest.mark.parametrize("case", [RR, RB])
 def test_first_interval_beyond_the_guard_is_certified(case):
-    o = Oracle(case)
+    o = DstarOracle(case, DIGITS)
     with mpmath.workdps(DIGITS):
         rho = o.kl * (1 + mpmath.mpf("1e-45"))  # 1e-45 KL >> unit * scale * (1 + V + rho)
     assert run(case, rho, [2])[0] is True
@@ -154,7 +94,7 @@ def test_first_interval_beyond_the_guard_is_certified(case):
 def test_interval_within_the_guard_is_bisected(case, a, b):
     # rho solved so that the bound on [a, b] is -unit * scale / 8; rho is far above D*, so the
     # claim holds and the halves of [a, b] are certified, but [a, b] itself is not kept
-    o = Oracle(case)
+    o = DstarOracle(case, DIGITS)
     with mpmath.workdps(WDPS):
         a, b = mpmath.mpf(a), mpmath.mpf(b)
     with mpmath.workdps(DIGITS):
@@ -169,7 +109,7 @@ def test_interval_within_the_guard_is_bisected(case, a, b):
 
 @pytest.mark.parametrize("case,a,b", [(INT, "1.5", "1.9"), (C4, "1.1", "4")])
 def test_interval_beyond_the_guard_is_kept(case, a, b):
-    o = Oracle(case)
+    o = DstarOracle(case, DIGITS)
     with mpmath.workdps(WDPS):
         a, b = mpmath.mpf(a), mpmath.mpf(b)
     with mpmath.workdps(DIGITS):
@@ -183,7 +123,7 @@ def test_interval_beyond_the_guard_is_kept(case, a, b):
 def tail_rho(value):
     """rho with phi_rho(40) = value for INT (then 40 already meets the slope condition of a tail
     point: D_inf - rho (2 * 40 - 1) < 0, since rho ~ g(40) ~ 0.2 > D_inf / 79)."""
-    o = Oracle(INT)
+    o = DstarOracle(INT, DIGITS)
     lam = mpmath.mpf(40)
     with mpmath.workdps(DIGITS):
         rho = solve_rho(lambda r: o.phi(r, lam), value, 0, 10)
@@ -200,7 +140,7 @@ def check_tail(rho, lam, cover, ok, n, suspect, counts):
         else:
             assert cover and cover[0][0] == "tail" and cover[0][1] >= lam
             tail = cover[0][1]
-            assert Oracle(INT).phi(rho, tail) < -UNIT * tail * tail / 2
+            assert DstarOracle(INT, DIGITS).phi(rho, tail) < -UNIT * tail * tail / 2
 
 
 @pytest.mark.parametrize("value", ["-guard", "1e-6"])
@@ -231,7 +171,7 @@ def test_budget_counts_every_examined_interval():
     # RR with rho = 2 KL = log 3 and grid [3/2]: the initial intervals are [1, 3/2] and
     # [3/2, Lambda] (Lambda from the certificate); their bounds are far below 0 (oracle), so the
     # search examines exactly these two, from lambda = 1 upward
-    o = Oracle(RR)
+    o = DstarOracle(RR, DIGITS)
     with mpmath.workdps(DIGITS):
         rho = 2 * o.kl
     first = []

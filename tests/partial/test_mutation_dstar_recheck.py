@@ -24,6 +24,7 @@ from fractions import Fraction as F
 import mpmath
 import pytest
 from bcdp.partial.dstar import RECHECK_GUARD_BITS, _verify_with_intervals, recheck_bits
+from dstar_oracle import DstarOracle
 
 WDPS = 65
 DIGITS = 120
@@ -32,47 +33,6 @@ A = ((F(1, 100), F(99, 100)), (F(1, 10 ** 6), 1 - F(1, 10 ** 6)))
 #: the same kind of law with the largest log-ratio second
 B = ((F(1, 2), F(1, 2)), (F(7, 8), F(1, 8)))
 ONE = ((F(1),), (F(1),))
-
-
-def mp(x: F) -> mpmath.mpf:
-    return mpmath.mpf(x.numerator) / x.denominator
-
-
-class Oracle:
-    """K, K', pi, V, KL and D_inf of (P, Q) at the current mpmath precision, from the formulas."""
-
-    def __init__(self, case):
-        P, Q = case
-        self.pq = [(mp(a), mp(b)) for a, b in zip(P, Q) if a > 0]
-        self.ell = [mpmath.log(a / b) for a, b in self.pq]
-        self.d_inf = max(self.ell)
-        self.kl = mpmath.fsum(a * l for (a, _b), l in zip(self.pq, self.ell))
-
-    def tilted(self, lam):
-        w = [a ** lam * b ** (1 - lam) for a, b in self.pq]
-        s = mpmath.fsum(w)
-        pi = [x / s for x in w]
-        return mpmath.log(s), mpmath.fsum(p * l for p, l in zip(pi, self.ell)), pi
-
-    def V(self, a, b):
-        _k, c, pi = self.tilted(a)
-        return mpmath.fsum(p * (l - c) ** 2 * max(1, mpmath.exp((b - a) * (l - c))) for p, l in zip(pi, self.ell))
-
-    def bound(self, rho, a, b):
-        """max over t in [0, b - a] of the quadratic bound (divided by t on [1, b])."""
-        T, v = b - a, self.V(a, b)
-        if a == 1:
-            d1 = self.kl - rho
-            return max(d1, d1 + (v - 2 * rho) * T / 2)
-        k0, k1, _pi = self.tilted(a)
-        f0, f1, c = k0 - rho * a * (a - 1), k1 - rho * (2 * a - 1), v - 2 * rho
-        out = max(f0, f0 + f1 * T + c * T * T / 2)
-        if c < 0 and 0 < f1 / (-c) < T:
-            out = max(out, f0 + f1 * f1 / (2 * (-c)))
-        return out
-
-    def phi(self, rho, lam):
-        return self.tilted(lam)[0] - rho * lam * (lam - 1)
 
 
 def solve_rho(fn, target, lo, hi):
@@ -124,7 +84,7 @@ def test_recheck_precision_is_the_search_precision_plus_the_guard_bits():
 
 def tail_case(case, lam, which, value):
     """rho with phi_rho(lam) = value ("phi") or D_inf - rho (2 lam - 1) = value ("slope")."""
-    o = Oracle(case)
+    o = DstarOracle(case)
     if which == "phi":
         return o, solve_rho(lambda r: o.phi(r, lam), value, 0, 100)
     return o, (o.d_inf - value) / (2 * lam - 1)
@@ -167,7 +127,7 @@ def test_tail_slope_straddling_its_threshold_is_rejected(case):
     # l_y at the re-check precision: the slope condition is false, and only an upper end of the
     # ball of the largest l_y shows it
     with mpmath.workdps(DIGITS):
-        o = Oracle(case)
+        o = DstarOracle(case)
         lam = mpmath.mpf("1.5")  # 2 Lambda - 1 = 2: R (2 Lambda - 1) is exact
         rho = o.d_inf * (1 - mpmath.mpf(2) ** -(recheck_bits(WDPS) + 24)) / 2
         assert o.d_inf - rho * (2 * lam - 1) > 0 and o.phi(rho, lam) < 0
@@ -199,7 +159,7 @@ def shape(o, rho, a, b):
 @pytest.mark.parametrize("sign", [1, -1])
 def test_divided_bound_on_the_first_interval(case, a, b, sign):
     with mpmath.workdps(DIGITS):
-        o, a, b = Oracle(case), mpmath.mpf(a), mpmath.mpf(b)
+        o, a, b = DstarOracle(case), mpmath.mpf(a), mpmath.mpf(b)
         rho = interval_rho(o, a, b, sign * mpmath.mpf(MARGIN))
         assert o.kl - rho < 0 < o.V(a, b) - 2 * rho  # the maximum is at t = b - 1
         assert verify(case, rho, [(a, b)]) is (sign < 0)
@@ -209,7 +169,7 @@ def test_divided_bound_on_the_first_interval(case, a, b, sign):
 @pytest.mark.parametrize("sign", [1, -1])
 def test_convex_bound_on_an_interval(case, a, b, sign):
     with mpmath.workdps(DIGITS):
-        o, a, b = Oracle(case), mpmath.mpf(a), mpmath.mpf(b)
+        o, a, b = DstarOracle(case), mpmath.mpf(a), mpmath.mpf(b)
         rho = interval_rho(o, a, b, sign * mpmath.mpf(MARGIN))
         f0, _f1, c = shape(o, rho, a, b)
         assert f0 < 0 < c  # the maximum is at t = b - a
@@ -220,7 +180,7 @@ def test_convex_bound_on_an_interval(case, a, b, sign):
 @pytest.mark.parametrize("sign", [1, -1])
 def test_concave_bound_with_its_vertex_inside(case, a, b, sign):
     with mpmath.workdps(DIGITS):
-        o, a, b = Oracle(case), mpmath.mpf(a), mpmath.mpf(b)
+        o, a, b = DstarOracle(case), mpmath.mpf(a), mpmath.mpf(b)
         rho = interval_rho(o, a, b, sign * mpmath.mpf(MARGIN))
         f0, f1, c = shape(o, rho, a, b)
         T = b - a
@@ -234,7 +194,7 @@ def test_bound_exceeded_by_less_than_a_ball_width_is_rejected(a, b):
     # decreasing there; on [2.2, 2.6] at the vertex; on [1.5, 1.9] at t = b - a, convex): far below
     # the radius of arb's balls of phi, phi' and V, so only their upper ends can show it
     with mpmath.workdps(DIGITS):
-        o, a, b = Oracle(A), mpmath.mpf(a), mpmath.mpf(b)
+        o, a, b = DstarOracle(A), mpmath.mpf(a), mpmath.mpf(b)
         eps = mpmath.mpf(2) ** -(recheck_bits(WDPS) + 12)
         rho = interval_rho(o, a, b, eps)
         assert 0 < o.bound(rho, a, b) < 2 * eps
