@@ -117,3 +117,21 @@ def thm541_dp_epsilon_ref(n: int, k: int, eps0: str, delta: str, rounds: int, or
             cert.append(mpmath.nstr(v, 45))
     curve = rdp_curve_from_arrays([float(a) for a in orders], vals, cert).compose(rounds)
     return rdp_to_dp(curve, delta).upper
+
+
+def rr_pair_rdp_sum(n: int, eps0, alpha, direction: str, dps: int) -> mpmath.mpf:
+    """D_alpha of the shuffled 2RR pair D = 0^n, D' = 0^{n-1}1 by summing every k: k ~ Bin(n, p),
+    p = 1/(E+1), E = e^eps0, r(k) = ((n - k)/E + k E)/n (thesis eq. (5.40)); S = E_k[r^beta], beta =
+    alpha ("DprimeD", eq. (5.9)) or 1 - alpha ("DDprime"); log1p(S - 1)/(alpha - 1) in mpmath at
+    dps + 40 + 2 (digits of eps0's denominator) digits (a tiny eps0 cancels in S - 1)."""
+    q0, qa = Fraction(eps0), Fraction(alpha)
+    with mpmath.workdps(dps + 40 + 2 * len(str(q0.denominator))):
+        E = mpmath.exp(mpmath.mpf(q0.numerator) / q0.denominator)
+        p, q = 1 / (E + 1), E / (E + 1)
+        a = mpmath.mpf(qa.numerator) / qa.denominator
+        beta = a if direction == "DprimeD" else 1 - a
+        terms, b = [], q ** n
+        for k in range(n + 1):
+            terms.append(b * (((n - k) / E + k * E) / n) ** beta)
+            b = b * (n - k) / (k + 1) * p / q
+        return mpmath.log1p(mpmath.fsum(terms) - 1) / (a - 1)

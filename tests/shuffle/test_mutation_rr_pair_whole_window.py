@@ -9,25 +9,11 @@ Independent reference: k ~ Bin(n, p), p = 1/(E+1), E = e^eps0, and r(k) = ((n - 
 digits, beta = alpha ("DprimeD", eq. (5.9)) or 1 - alpha ("DDprime"); D_alpha = log1p(S - 1)/(alpha - 1).
 Tolerance 10^-(dps-3) relative."""
 
-from fractions import Fraction
 
 import mpmath
 import pytest
 from bcdp.shuffle.rr_pair import rr_pair_rdp_mp
-
-
-def oracle(n, eps0, alpha, direction, dps):
-    q0, qa = Fraction(eps0), Fraction(alpha)
-    with mpmath.workdps(dps + 40 + 2 * len(str(q0.denominator))):
-        E = mpmath.exp(mpmath.mpf(q0.numerator) / q0.denominator)
-        p, q = 1 / (E + 1), E / (E + 1)
-        a = mpmath.mpf(qa.numerator) / qa.denominator
-        beta = a if direction == "DprimeD" else 1 - a
-        terms, b = [], q ** n
-        for k in range(n + 1):
-            terms.append(b * (((n - k) / E + k * E) / n) ** beta)
-            b = b * (n - k) / (k + 1) * p / q
-        return mpmath.log1p(mpmath.fsum(terms) - 1) / (a - 1)
+from shuffle_references import rr_pair_rdp_sum as oracle
 
 
 @pytest.mark.parametrize("n, eps0, alpha, direction, dps", [
