@@ -72,6 +72,7 @@ GATE: dict[str, list[str]] = {
         "bcdp/shuffle/shuffled_bounds.py", "bcdp/shuffle/subsampled_bounds.py", "bcdp/shuffle/subsampled.py",
         "bcdp/shuffle/float_bounds.py", "bcdp/shuffle/composition.py", "bcdp/shuffle/rr_pair.py",
         "bcdp/shuffle/inputs.py", "bcdp/shuffle/subsampled_balls.py", "bcdp/shuffle/calibration.py",
+        "bcdp/shuffle/kary_worst_pair.py",
     ],
 }
 
