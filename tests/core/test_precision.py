@@ -201,6 +201,9 @@ CALLS = {
     "bcdp.shuffle.inputs.exact_eps0": ("dps", 60, lambda v: __import__("bcdp.shuffle.inputs", fromlist=["x"]).exact_eps0(1, v)),
     "bcdp.shuffle.rr_all_pairs.rr_pair_over_j_mp": (
         "dps", 50, lambda v: __import__("bcdp.shuffle.rr_all_pairs", fromlist=["x"]).rr_pair_over_j_mp(4, 1, 2, dps=v)),
+    "bcdp.shuffle.kary_worst_pair.kary_worst_pair_exact": (
+        "dps", 60, lambda v: __import__("bcdp.shuffle.kary_worst_pair", fromlist=["x"]).kary_worst_pair_exact(
+            3, 3, 2, 2, dps=v)),
     "bcdp.shuffle.rr_pair.rr_pair_rdp_mp": (
         "dps", 60, lambda v: __import__("bcdp.shuffle.rr_pair", fromlist=["x"]).rr_pair_rdp_mp(10, 1, 2, dps=v)),
     "bcdp.shuffle.shuffled_bounds.nbar": ("dps", 60, lambda v: _sb().nbar(100, 1, dps=v)),
