@@ -79,9 +79,9 @@ class RdpCurve:
             raise InvalidInputError("order_values needs orders of the same length")
         sorted_table = None
         if self.order_values is not None:        # (orders ascending, values) as arrays, for the search
-            o = np.array(self.orders, dtype=float)
-            k = np.argsort(o, kind="stable")
-            sorted_table = (o[k], np.array(self.order_values, dtype=float)[k])
+            o = np.array(self.orders)               # the orders are distinct: any sort is the sort
+            k = np.argsort(o)
+            sorted_table = (o[k], np.array(self.order_values)[k])
         object.__setattr__(self, "_sorted_table", sorted_table)
 
     def sorted_orders_and_values(self) -> tuple[np.ndarray, np.ndarray] | None:

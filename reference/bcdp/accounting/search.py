@@ -106,35 +106,26 @@ def eps_float(u: float, r: float, L: float, method: str) -> float:
 
 
 def eps_float_array(u: np.ndarray, r: np.ndarray, L: float, method: str) -> np.ndarray:
-    """:func:`eps_float` for arrays of orders alpha = 1 + u and RDP values r in one numpy pass (the
-    same formulas branch by branch; +inf where r is inf or, for Asoodeh, outside alpha delta < 1).
-    NOT a guarantee: it only chooses the order that is then certified."""
+    """:func:`eps_float` for arrays of orders alpha = 1 + u and RDP values r (any reals, read as
+    floats) in one numpy pass; +inf where the value is infinite or undefined, and for Asoodeh outside
+    alpha delta < 1.  Asoodeh's log(1 + (e^x - 1)/(alpha delta)), x = (alpha - 1) r, is taken as
+    logaddexp(0, log(e^x - 1) - log(alpha delta)), log(e^x - 1) = x + log1p(-e^-x) above x = 1 (no
+    overflow, no cancellation at either end).  NOT a guarantee: it only chooses the order that is then
+    certified.  Emits no floating-point warning."""
     u = np.asarray(u, dtype=float)
     r = np.asarray(r, dtype=float)
-    with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
         lp = np.log1p(u)
         if method == "mironov":
             out = r + L / u
         elif method == "cks":
             out = r - np.log1p(1 / u) + (L - lp) / u
         elif method == "asoodeh":
-            log_ad = lp - L
             x = u * r
-            xs = np.minimum(x, 1.0)
-            out = (x + np.log1p(np.expm1(log_ad) * np.exp(-x)) - log_ad) / u      # x >= 1
-            small = x < 1
-            if small.any():
-                direct = np.log1p(np.expm1(xs) / np.exp(log_ad)) / u
-                if np.any(small & (log_ad <= -700)):    # alpha delta below e^-700: log(1 + e^t)
-                    t = np.log(np.expm1(xs)) - log_ad
-                    tiny = np.where(t > 0, t + np.log1p(np.exp(-np.abs(t))), np.log1p(np.exp(np.minimum(t, 0.0)))) / u
-                    direct = np.where(log_ad > -700, direct, tiny)
-                out = np.where(small, direct, out)
-            out = np.where(x == 0, 0.0, out)
-            out = np.where(lp < L, out, np.inf)
+            log_em1 = np.where(x > 1, x + np.log1p(-np.exp(-x)), np.log(np.expm1(x)))
+            out = np.where(lp < L, np.logaddexp(0.0, log_em1 - (lp - L)) / u, np.inf)
         else:
             raise InvalidInputError(f"unknown method {method!r}")
-    out = np.where(np.isinf(r), np.inf, out)
     return np.where(np.isnan(out), np.inf, out)
 
 

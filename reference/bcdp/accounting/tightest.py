@@ -54,7 +54,7 @@ def tv_rule_float(rdp: Any, delta: float) -> Any:
     """Float pre-test of the total-variation rule, delta^2 + expm1(-r) >= 0 with a relative slack of
     :data:`TV_FLOAT_SLACK` (NOT a guarantee: it only selects the orders to certify).  ``rdp`` a float
     (returns a bool) or an array of them (returns a boolean array)."""
-    out = delta * delta * (1 + TV_FLOAT_SLACK) + np.expm1(-np.asarray(rdp, dtype=float)) >= 0
+    out = delta * delta * (1 + TV_FLOAT_SLACK) + np.expm1(-np.asarray(rdp)) >= 0
     return bool(out) if out.ndim == 0 else out
 
 
@@ -92,8 +92,8 @@ def _tv_orders(curve: RdpCurve, orders: Any, alpha_max: float | None) -> tuple[n
                 values.append((curve(a), a))
             except (InvalidInputError, OverflowError, ValueError, ZeroDivisionError, FloatingPointError):
                 continue
-        rv = np.array([r for r, _ in values], dtype=float)
-        ca = np.array([a for _, a in values], dtype=float)
+        rv = np.array([r for r, _ in values])    # floats: the curve's values and checked orders
+        ca = np.array([a for _, a in values])
     if alpha_max is not None:
         keep = ca <= float(alpha_max)
         ca, rv = ca[keep], rv[keep]
@@ -134,9 +134,8 @@ def tightest_rdp_to_dp(curve: RdpCurve, delta: Any, orders: Any = "real", alpha_
         if tv_rule_certified(curve, a, delta, prec):
             with arb_precision(prec):
                 rdp_up = float_up(ball_upper(curve.enclosure(a)))
-            results["tv"] = Certified(lower=0.0, upper=0.0, provenance=TV_SOURCE, details={
-                "epsilon_certified_upper": 0.0, "method": "tv", "enclosure": (0.0, 0.0), "source": TV_SOURCE,
-                "assumption": curve.assumption, "alpha_at_search_boundary": False, "notes": (),
+            results["tv"] = Certified(lower=0.0, upper=0.0, details={   # (method, source: set below)
+                "epsilon_certified_upper": 0.0, "enclosure": (0.0, 0.0), "assumption": curve.assumption, "alpha_at_search_boundary": False, "notes": (),
                 "alpha_star": a, "delta": delta, "epsilon_float": 0.0, "rdp_at_alpha_star_upper": rdp_up,
                 "rdp_certified": curve.is_certified, "curve": curve.label})
             floats["tv"] = 0.0
