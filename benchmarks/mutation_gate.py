@@ -173,6 +173,13 @@ def stage(package: str, full_suite: bool) -> None:
         "        config()\n"
         "    finally:\n"
         "        os.chdir(_cwd)\n")
+    write_config(package, full_suite)
+
+
+def write_config(package: str, full_suite: bool) -> None:
+    """mutmut's configuration in the stage's pyproject.toml (the repository's own, then the gate's):
+    the package's modules (GATE), the tests that judge them, timeouts."""
+    stage_dir = stage_of(package)
     only = [f"src/{glob}" for glob in GATE[package]]
     selection = ["tests"] if full_suite else GATE_TESTS[package]
     config = {
@@ -202,7 +209,7 @@ def stage(package: str, full_suite: bool) -> None:
     (stage_dir / "pyproject.toml").write_text(own.rstrip() + "\n\n" + "\n".join(lines) + "\n")
 
 
-def refresh(package: str) -> None:
+def refresh(package: str, full_suite: bool = False) -> None:
     """Bring the last run of ``package`` up to the checkout without discarding what still holds.
 
     The stage's copy of the checkout is synced (``sync_stage``); mutmut then regenerates the mutants
@@ -216,6 +223,7 @@ def refresh(package: str) -> None:
     if not (stage_dir / "mutants").exists():
         sys.exit(f"no earlier run of {package} to refresh: run the gate without --refresh first")
     changed = sync_stage(stage_dir)
+    write_config(package, full_suite)              # the modules gated may have changed (GATE)
     # mutmut regenerates only the Python files of its mutants/ tree: the data files under src/bcdp
     # (docs read by doctests, golden tables) are brought up to the stage here
     src, mut = stage_dir / "src" / "bcdp", stage_dir / "mutants" / "src" / "bcdp"
@@ -481,7 +489,7 @@ def main() -> int:
             print(f"mutating {package} (tests: {'all' if ARGS.full_suite else ' '.join(GATE_TESTS[package])})",
                   flush=True)
             if ARGS.refresh:
-                refresh(package)
+                refresh(package, ARGS.full_suite)
             elif not (ARGS.resume and (stage_of(package) / "mutants").exists()):
                 stage(package, ARGS.full_suite)
             run_mutmut(package, ARGS.max_children)
