@@ -100,10 +100,17 @@ from bcdp.accounting.inputs import (
     log_inverse,
     mpf_value,
 )
-from bcdp.accounting.search import U_MAX, boundary_notes, eps_float, search_alpha, zcdp_alpha
+from bcdp.accounting.search import (
+    U_MAX,
+    boundary_notes,
+    eps_float,
+    search_alpha,
+    zcdp_alpha,
+)
 from bcdp.core.errors import InvalidInputError
 from bcdp.core.intervals import (
     arb_precision,
+    ball_ends,
     ball_lower,
     ball_of,
     ball_upper,
@@ -187,7 +194,7 @@ def _ends(E) -> tuple[Any, Any]:
     """Exact endpoints (Fractions) of a finite ball; (-inf, inf) for a non-finite one."""
     if not E.is_finite():
         return -math.inf, math.inf
-    return ball_lower(E), ball_upper(E)
+    return ball_ends(E)
 
 
 def _result(upper: float, enclosure: tuple[float, float], method: str, **details: Any) -> Certified:

@@ -323,7 +323,7 @@ def _checked_orders(orders: Sequence[Any]) -> list[float]:
     check_alpha`); plain floats are checked in one numpy pass."""
     if isinstance(orders, np.ndarray) and orders.dtype == np.float64 and orders.ndim == 1:
         arr = orders
-    elif all(type(a) is float for a in orders):
+    elif set(map(type, orders)) == {float}:       # (C-level: no generator per value)
         arr = np.array(orders, dtype=float)
     else:
         arr = None
@@ -339,7 +339,7 @@ def _checked_values(orders: list[float], values: Sequence[Any]) -> list[float]:
     complex, ...)."""
     if isinstance(values, np.ndarray) and values.dtype == np.float64 and values.ndim == 1:
         arr = values.astype(float)
-    elif all(type(v) is float for v in values):
+    elif set(map(type, values)) == {float}:
         arr = np.array(values, dtype=float)
     else:
         arr = None
