@@ -166,3 +166,13 @@ def test_fast_search_keeps_the_certified_answer():
     with mpmath.workdps(50):
         others = [_printed("cks", mpmath.mpf(o) - 1, mpmath.mpf(g(o)), mpmath.log(mpmath.mpf(10) ** 6)) for o in orders]
     assert want == min(others)
+
+
+def test_a_string_value_is_read_as_the_number_it_spells_or_refused():
+    """The per-value path (review finding): "abc" was a bare ValueError from float(); now a one-line
+    InvalidInputError, and numeric strings are read exactly ("1/3" -> the float nearest 1/3)."""
+    assert rdp_curve_from_arrays([2.0], ["1/3"]).order_values == (float(Fraction(1, 3)),)
+    with pytest.raises(InvalidInputError, match="RDP value"):
+        rdp_curve_from_arrays([2.0], ["abc"])
+    with pytest.raises(InvalidInputError, match="RDP value at alpha=2.0 must be >= 0"):
+        rdp_curve_from_arrays([2.0], ["-1"])

@@ -348,7 +348,7 @@ def _checked_values(orders: list[float], values: Sequence[Any]) -> list[float]:
     vals = []                                      # (also: the message naming the first bad value)
     for a, v in zip(orders, values):
         check_real(v, "RDP value")
-        vf = float(v)
+        vf = float_of(v, "RDP value")           # a string is read as the number it spells
         if math.isnan(vf) or vf < 0:
             raise InvalidInputError(f"RDP value at alpha={a} must be >= 0 and not NaN, got {v!r}")
         vals.append(vf)
