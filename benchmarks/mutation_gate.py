@@ -224,6 +224,13 @@ def refresh(package: str, full_suite: bool = False) -> None:
         sys.exit(f"no earlier run of {package} to refresh: run the gate without --refresh first")
     changed = sync_stage(stage_dir)
     write_config(package, full_suite)              # the modules gated may have changed (GATE)
+    # a module newly gated has a plain copy in mutants/ and no .meta: stamp its source now, so that
+    # mutmut sees it newer than that copy and generates its mutants
+    for glob in GATE[package]:
+        for src in (stage_dir / "src").glob(glob):
+            if src.suffix == ".py" and not (stage_dir / "mutants" / src.relative_to(stage_dir)).with_suffix(
+                    ".py.meta").exists():
+                os.utime(src)
     # mutmut regenerates only the Python files of its mutants/ tree: the data files under src/bcdp
     # (docs read by doctests, golden tables) are brought up to the stage here
     src, mut = stage_dir / "src" / "bcdp", stage_dir / "mutants" / "src" / "bcdp"
