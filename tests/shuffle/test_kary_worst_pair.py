@@ -23,7 +23,7 @@ import flint
 import mpmath
 import pytest
 from bcdp.core.divergences import renyi_divergence
-from bcdp.core.errors import FloatRefusedError, InvalidInputError
+from bcdp.core.errors import CertificationError, FloatRefusedError, InvalidInputError
 from bcdp.core.intervals import arb_precision
 from bcdp.shuffle import kary_worst_pair as kw
 from bcdp.shuffle.finite_laws import kary_rr_kernel, shuffled_law
@@ -198,3 +198,20 @@ def test_float_underflow_is_charged_not_ignored():
     assert -math.inf < info["max_log_neglected"] < math.log(1e-15)
     ball = kw.kary_worst_pair_ball(25, 3, 30.0, 2.0)
     assert ball.lower() - 1e-12 * v <= v <= ball.upper() + 1e-12 * v
+
+
+@pytest.mark.parametrize("eps0", [680.0, 700.0])
+def test_float_refuses_when_every_cell_underflows(eps0):
+    """n = 1, K = 2: the laws are (1/(E+1), E/(E+1)) and its swap; at eps0 >= 680 the small cell is
+    below 1e-290 (e^-680 ~ 5e-296), so no cell survives in both laws: a clear CertificationError,
+    not a numpy reduction error."""
+    assert math.exp(-eps0) < 1e-290
+    with pytest.raises(CertificationError, match="underflow"):
+        kw.kary_worst_pair_float(1, 2, eps0, 2.0)
+
+
+@pytest.mark.parametrize("eps0", [700.5, 709.9, 710.0, 1e300])
+def test_float_refuses_eps0_beyond_float_range_as_invalid_input(eps0):
+    """eps0 > 700 is refused before e^eps0 is formed (math.exp overflows from ~709.78 on)."""
+    with pytest.raises(InvalidInputError, match="outside what float64 resolves"):
+        kw.kary_worst_pair_float(3, 3, eps0, 2.0)

@@ -170,6 +170,9 @@ def _float_divergences(L: np.ndarray, K: int, lo: float, hi: float, a: float, e0
     p, q = P[v], Q[v]
     lr = np.log(p) - np.log(q)                    # |lr| <= eps0: M(D)/M(D') lies in [1/E, E]
     masked = support - int(v.sum())
+    if not p.size:
+        raise CertificationError(f"kary_worst_pair_float: every output cell underflows float64 (eps0 = {e0}, "
+                                 f"alpha = {a}); use kary_worst_pair_ball")
     out = []
     for w, t in ((p, (a - 1) * lr), (q, -(a - 1) * lr)):
         if float(np.max(np.abs(t))) < 700:        # sum w (ratio^(a-1) - 1), no cancellation
@@ -225,7 +228,7 @@ def kary_worst_pair_float(n: Any, K: int, eps0: Any, alpha: Any, *, return_info:
     if e0 == 0:
         info["seconds"] = 0.0
         return (0.0, (first, "DDprime"), info) if return_info else (0.0, (first, "DDprime"))
-    if math.exp(e0) == 1.0 or e0 > 700:
+    if e0 > 700 or math.exp(e0) == 1.0:
         raise InvalidInputError(f"eps0 = {e0!r} is outside what float64 resolves here (e^eps0 rounds to 1 or "
                                 f"overflows); use kary_worst_pair_ball")
     E = math.exp(e0)
