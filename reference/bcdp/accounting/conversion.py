@@ -116,6 +116,7 @@ from bcdp.core.intervals import (
     ball_upper,
     float_down,
     float_up,
+    outward_floats,
 )
 from bcdp.core.numbers import MAX_PREC_BITS, MIN_PREC_BITS, check_precision
 from bcdp.core.results import Certified
@@ -233,10 +234,10 @@ def certify_at(curve: RdpCurve, alpha: float, delta: Any, method: str = "cks",
         D = enclose(delta, "delta")
         if method == "asoodeh" and not A * D < 1:
             raise InvalidInputError(f"asoodeh conversion needs alpha * delta < 1 (alpha={a}, delta={delta})")
-        enc_lo, enc_hi = _ends(_eps_interval(A, R, D, delta, method)) if R.is_finite() else (math.inf, math.inf)
-        rdp_up = float_up(ball_upper(R)) if R.is_finite() else math.inf
-    upper = float_up(max(enc_hi, 0))
-    return _result(upper, (float_down(enc_lo), float_up(enc_hi)), method, alpha_star=a, delta=delta,
+        enc = outward_floats(_eps_interval(A, R, D, delta, method)) if R.is_finite() else (math.inf, math.inf)
+        rdp_up = outward_floats(R)[1]
+    upper = max(enc[1], 0.0)
+    return _result(upper, enc, method, alpha_star=a, delta=delta,
                    epsilon_float=max(0.0, eps_float(a - 1.0, r_float, L, method)),
                    rdp_at_alpha_star_upper=rdp_up, rdp_certified=curve.is_certified,
                    curve=curve.label, assumption=curve.assumption)

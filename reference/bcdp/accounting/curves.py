@@ -25,6 +25,7 @@ Curves provided (for cross-checks; the shuffle-model curves live in :mod:`bcdp.s
 from __future__ import annotations
 
 import math
+from bisect import bisect_left
 from dataclasses import dataclass
 from numbers import Real
 from typing import Any, Callable, Sequence
@@ -73,16 +74,38 @@ class RdpCurve:
     order_values: tuple[float, ...] | None = None
 
     def __post_init__(self) -> None:
-        # membership of the orders in O(1) (a tuple scan per call made a 100-order search quadratic)
-        object.__setattr__(self, "_order_set", None if self.orders is None else frozenset(self.orders))
         if self.order_values is not None and (self.orders is None or len(self.order_values) != len(self.orders)):
             raise InvalidInputError("order_values needs orders of the same length")
         sorted_table = None
         if self.order_values is not None:        # (orders ascending, values) as arrays, for the search
-            o = np.array(self.orders)               # the orders are distinct: any sort is the sort
-            k = np.argsort(o)
-            sorted_table = (o[k], np.array(self.order_values)[k])
+            o = np.array(self.orders, dtype=float)
+            v = np.array(self.order_values, dtype=float)
+            if bool((o[1:] > o[:-1]).all()):       # ascending already (and so no duplicates)
+                lists = (self.orders, self.order_values)
+            else:
+                k = np.argsort(o)
+                o, v = o[k], v[k]
+                if bool((o[1:] == o[:-1]).any()):
+                    raise InvalidInputError("orders contain duplicates")
+                lists = (o.tolist(), v.tolist())
+            sorted_table = (o, v)
+            object.__setattr__(self, "_sorted_lists", lists)   # (sequences for bisect)
+        elif self.orders is not None and len(frozenset(self.orders)) != len(self.orders):
+            raise InvalidInputError("orders contain duplicates")
         object.__setattr__(self, "_sorted_table", sorted_table)
+        object.__setattr__(self, "_order_set", None)
+
+    def _is_order(self, alpha: float) -> bool:
+        """alpha (a float) is one of ``orders``: a binary search in the sorted table of an array curve
+        with values, else a set built on first use (a tuple scan per call made a 100-order search
+        quadratic)."""
+        if self._sorted_table is not None:
+            o = self._sorted_lists[0]
+            i = bisect_left(o, alpha)
+            return i < len(o) and o[i] == alpha
+        if self._order_set is None:
+            object.__setattr__(self, "_order_set", frozenset(self.orders))
+        return alpha in self._order_set
 
     def sorted_orders_and_values(self) -> tuple[np.ndarray, np.ndarray] | None:
         """(orders ascending, their float values) of an array curve built with ``order_values``
@@ -93,19 +116,22 @@ class RdpCurve:
 
     def has_order(self, alpha: float) -> bool:
         """alpha is an order of the curve (every order for a curve known at every alpha > 1)."""
-        return self.orders is None or alpha in self._order_set
+        return self.orders is None or self._is_order(alpha)
 
     def values_at(self, alphas: Sequence[float]) -> np.ndarray:
         """The float values at the given (checked, float) orders, +inf where the curve fails or
         overflows (the search's reading: such an order is never chosen).  An array curve with
-        ``order_values`` (validated when it was built) answers by one lookup per order; other curves
+        ``order_values`` (validated when it was built) answers by one binary search over its sorted orders (numpy); other curves
         evaluate :meth:`__call__` order by order."""
-        if self.order_values is not None:
-            table = dict(zip(self.orders, self.order_values))
-            missing = [a for a in alphas if a not in table]
-            if missing:
-                raise InvalidInputError(f"{self.label} is only defined at its orders; {missing[0]} is not one")
-            return np.array([table[a] for a in alphas], dtype=float)
+        if self._sorted_table is not None:
+            o, v = self._sorted_table
+            wanted = np.asarray(alphas, dtype=float)
+            idx = np.minimum(o.searchsorted(wanted), o.size - 1)
+            found = o[idx] == wanted
+            if not found.all():
+                missing = float(wanted[~found][0])
+                raise InvalidInputError(f"{self.label} is only defined at its orders; {missing} is not one")
+            return v[idx]
         out = np.empty(len(alphas))
         for i, a in enumerate(alphas):
             try:
@@ -116,7 +142,7 @@ class RdpCurve:
 
     def _order(self, alpha: float) -> float:
         a = check_alpha(alpha)
-        if self.orders is not None and a not in self._order_set:
+        if self.orders is not None and not self._is_order(a):
             raise InvalidInputError(f"{self.label} is only defined at its orders; {a} is not one")
         return a
 
@@ -296,10 +322,15 @@ def rdp_curve_from_arrays(orders: Sequence[Any], values: Sequence[Any], certifie
         raise InvalidInputError("orders is empty")
     if len(values) != len(orders_f):
         raise InvalidInputError(f"{len(orders_f)} orders but {len(values)} values")
-    if len(set(orders_f)) != len(orders_f):
-        raise InvalidInputError("orders contain duplicates")
     vals = _checked_values(orders_f, values)
-    table = dict(zip(orders_f, vals))
+    sorted_lists: list = []                        # the curve's sorted (orders, values), set below
+
+    def value(a: float) -> float:                  # (no reference to the curve itself: no cycle for the GC)
+        o, v = sorted_lists[0]
+        i = bisect_left(o, a)
+        if i < len(o) and o[i] == a:
+            return v[i]
+        raise KeyError(a)
     cert = None
     if certified_values is not None:
         if len(certified_values) != len(orders_f):
@@ -314,8 +345,10 @@ def rdp_curve_from_arrays(orders: Sequence[Any], values: Sequence[Any], certifie
         def cert(a):
             return enclose(ctable[float(a)], "certified RDP value")
     assumption = "" if cert is not None else UNCERTIFIED
-    return RdpCurve(value=lambda a: table[a], certified=cert, label=label, source=source,
-                    orders=tuple(orders_f), assumption=assumption, order_values=tuple(vals))
+    curve = RdpCurve(value=value, certified=cert, label=label, source=source,
+                     orders=tuple(orders_f), assumption=assumption, order_values=tuple(vals))
+    sorted_lists.append(curve._sorted_lists)
+    return curve
 
 
 def _checked_orders(orders: Sequence[Any]) -> list[float]:
@@ -327,7 +360,7 @@ def _checked_orders(orders: Sequence[Any]) -> list[float]:
         arr = np.array(orders, dtype=float)
     else:
         arr = None
-    if arr is not None and arr.size and bool(np.all(arr > 1) and np.all(np.isfinite(arr))):
+    if arr is not None and arr.size and bool(((arr > 1) & (arr < math.inf)).all()):   # (NaN: False)
         return arr.tolist()
     return [check_alpha(a) for a in orders]      # (also: the message naming the first bad order)
 
@@ -343,7 +376,7 @@ def _checked_values(orders: list[float], values: Sequence[Any]) -> list[float]:
         arr = np.array(values, dtype=float)
     else:
         arr = None
-    if arr is not None and not np.any(np.isnan(arr) | (arr < 0)):
+    if arr is not None and bool((arr >= 0).all()):  # (NaN: False; +inf allowed)
         return arr.tolist()
     vals = []                                      # (also: the message naming the first bad value)
     for a, v in zip(orders, values):

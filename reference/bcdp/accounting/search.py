@@ -233,7 +233,7 @@ def search_alpha(curve: RdpCurve, delta: Any, method: str = "cks", orders: Any =
     if curve.orders is None and isinstance(orders, str) and orders == "real":
         u, v, at_b = _real_search(f, U_MIN, u_max, center)
         return 1.0 + u, max(0.0, v), at_b
-    table = curve.sorted_orders_and_values() if isinstance(orders, str) else None
+    table = curve._sorted_table if isinstance(orders, str) else None   # (read only here: no copy)
     if table is not None:                          # an array curve at its own orders: one numpy pass
         ca, rv = table
         if method == "asoodeh":

@@ -69,7 +69,36 @@ def exact_fraction(x: Any) -> Fraction:
     raise InvalidInputError(f"cannot take the exact value of {type(x).__name__} {x!r}")
 
 
+def _dyadic_directed(m: int, e: int, up: bool) -> float | None:
+    """The smallest float >= m 2^e (``up``) or the largest float <= it, in integer arithmetic; None
+    when the result would not be a normal float (subnormal or beyond the range: the caller then takes
+    the Fraction path of :func:`_directed`).  The mantissa is cut to 53 bits by a floor (Python's
+    ``>>`` floors negative integers too), plus one if ``up`` and bits were dropped; the result then
+    has at most 53 significant bits (2^53 after a carry) and ``math.ldexp`` is exact."""
+    if m == 0:
+        return 0.0
+    shift = abs(m).bit_length() - 53
+    if shift > 0:
+        t = m >> shift
+        if up and (t << shift) != m:
+            t += 1
+        m, e = t, e + shift
+    top = e + abs(m).bit_length()                # |m 2^e| lies in [2^(top-1), 2^top]
+    if top - 1 < -1022 or top > 1024:
+        return None
+    return math.ldexp(m, e)
+
+
 def _directed(x: Any, up: bool) -> float:
+    if type(x).__name__ == "arb" and x.is_finite() and x.is_exact():
+        m, e = x.man_exp()
+        f = _dyadic_directed(int(m), int(e), up)
+        if f is not None:
+            return f
+    elif isinstance(x, Fraction) and x.denominator & (x.denominator - 1) == 0:
+        f = _dyadic_directed(x.numerator, 1 - x.denominator.bit_length(), up)
+        if f is not None:
+            return f
     if isinstance(x, mpmath.mpf) and mpmath.isinf(x):
         return math.inf if x > 0 else -math.inf
     if isinstance(x, float) and math.isinf(x):
@@ -105,8 +134,11 @@ def outward_floats(x: Any) -> tuple[float, float]:
     """(lo, hi) floats with lo <= every point of the arb ball x <= hi ((-inf, inf) if not finite)."""
     if not x.is_finite():
         return -math.inf, math.inf
-    lo, hi = ball_ends(x)
-    return float_down(lo), float_up(hi)
+    a, b, e = _ends_on_common_exponent(x)
+    lo, hi = _dyadic_directed(a - b, e, False), _dyadic_directed(a + b, e, True)
+    if lo is None or hi is None:
+        return float_down(_dyadic(a - b, e)), float_up(_dyadic(a + b, e))
+    return lo, hi
 
 
 # -- arb (the backend) --------------------------------------------------------------------------------
@@ -159,14 +191,20 @@ def ball_ends(x: flint.arb) -> tuple[Fraction, Fraction]:
     if arb reports it inexactly, at an upper end)."""
     if not x.is_finite():
         raise InvalidInputError(f"ball {x} is not finite")
+    a, b, e = _ends_on_common_exponent(x)
+    return _dyadic(a - b, e), _dyadic(a + b, e)
+
+
+def _ends_on_common_exponent(x: flint.arb) -> tuple[int, int, int]:
+    """(a, b, e) with the finite ball's ends (mid - rad, mid + rad) = ((a - b) 2^e, (a + b) 2^e), all
+    integers (the radius at its exact value or, if arb reports it inexactly, at an upper end)."""
     rad = x.rad()
     if not rad.is_exact():
         rad = rad.upper()
     m1, e1 = (int(v) for v in x.mid().man_exp())
     m2, e2 = (int(v) for v in rad.man_exp())
-    e = min(e1, e2)                               # both ends on the common exponent, in integers
-    a, b = m1 << (e1 - e), m2 << (e2 - e)
-    return _dyadic(a - b, e), _dyadic(a + b, e)
+    e = min(e1, e2)
+    return m1 << (e1 - e), m2 << (e2 - e), e
 
 
 def _dyadic(m: int, e: int) -> Fraction:
