@@ -1,2 +1,2 @@
-"""Checks of the thesis Ch. 5, "Renyi Differential Privacy of the Shuffled Model" (A. M. Girgis),
-with the RDP conversions and the baselines (FMT21 clones, KOV15 composition) its figures use."""
+"""Checks of the thesis (A. M. Girgis): Ch. 3 (distributed mean estimation) and Ch. 5 ("Renyi
+Differential Privacy of the Shuffled Model", with the RDP conversions and the baselines its figures use)."""

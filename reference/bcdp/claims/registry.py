@@ -58,7 +58,7 @@ class Paper:
 #: The sources, in the order of the theory index.  The BCDP paper's arXiv id is not printed in
 #: its text (dated October 23, 2024); 2410.18404 is the arXiv listing of that title.  The partial
 #: DP paper's id is the one the BCDP paper's bibliography gives for it.  The thesis text has no
-#: title page; it is cited by author and by the title of its Chapter 5.
+#: title page; it is cited by author, with the chapter in each claim's location.
 PAPERS: dict[str, Paper] = {p.key: p for p in (
     Paper("bcdp", "M. Aliakbarpour, S. Chaudhuri, T. A. Courtade, A. Fallah, M. I. Jordan",
           "Enhancing Feature-Specific Data Protection via Bayesian Coordinate Differential Privacy",
@@ -67,11 +67,11 @@ PAPERS: dict[str, Paper] = {p.key: p for p in (
     Paper("partial_dp", "B. Ghazi, R. Kumar, P. Manurangsi, T. Steinke",
           "Algorithms with More Granular Differential Privacy Guarantees", "ITCS 2023",
           "arXiv:2209.04053", "partial DP paper", "Partial DP paper"),
-    Paper("thesis", "A. M. Girgis", "Renyi Differential Privacy of the Shuffled Model",
-          "Chapter 5 of a PhD thesis on communication-privacy-utility trade-offs in distributed "
-          "learning (University of California)", "",
-          "Girgis PhD thesis, Ch. 5 (\"Renyi Differential Privacy of the Shuffled Model\")",
-          "Renyi DP of the shuffle model (thesis Ch. 5)"),
+    Paper("thesis", "A. M. Girgis", "Communication-privacy-utility trade-offs in distributed learning",
+          "PhD thesis (University of California); Ch. 3 \"distributed mean estimation\", Ch. 5 "
+          "\"Renyi Differential Privacy of the Shuffled Model\"", "",
+          "Girgis PhD thesis",
+          "The thesis: mean estimation (Ch. 3) and Renyi DP of the shuffle model (Ch. 5)"),
 )}
 
 #: The subsections of the theory index, per paper, in order: short key -> title.
@@ -91,6 +91,7 @@ GROUPS: dict[str, dict[str, str]] = {
         "adversary": "Assumptions about the adversary (Sec. 7.1)",
     },
     "thesis": {
+        "dme": "Distributed mean estimation under privacy and communication constraints (Ch. 3)",
         "shuffle": "RDP of the shuffled model (Sec. 5.3)",
         "subsampled": "RDP of the subsampled shuffled model (Sec. 5.4)",
         "numerics": "Numerical results, conversions and baselines (Sec. 5.4-5.5)",
