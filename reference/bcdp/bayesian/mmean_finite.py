@@ -146,3 +146,63 @@ def mmean_for_allocation(allocation, d: int | None = None, channel: str = "rr", 
     dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS)
     d = len(allocation.c) if d is None else d
     return mmean_joint_kernel(allocation.c_sorted, d, channel, dps, allocation.order, values)
+
+
+def two_copies_stage_kernel(channel: str, m: int, b: mpmath.mpf, values: tuple = (0, 1),
+                            dps: int = DEFAULT_DPS) -> tuple[list[tuple], dict[tuple, list[mpmath.mpf]]]:
+    """Two independent copies of one stage's channel at budget ``b`` (Algorithm 3 runs M_mean twice,
+    each at c/2), reduced to the unordered pair of outputs: ``(outputs, {input: row})``.
+
+    The unordered pair {y, y'} is a sufficient statistic of the ordered pair: both orders have the
+    same probability P(y|s) P(y'|s) for every input s, so the ordered pair is the unordered one
+    plus a fair coin independent of s (and conversely), and by Prop. 5 both releases have the same
+    LDP, CDP and BCDP parameters.  Output {y, y'} has probability 2 P(y|s) P(y'|s) (y != y') or
+    P(y|s)^2 (y = y')."""
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS)
+    single = stage_kernel(channel, m, b, values, dps)
+    pts = list(itertools.product(values, repeat=m))
+    pairs = [(i, j) for i in range(len(pts)) for j in range(i, len(pts))]
+    rows = {}
+    with mpmath.workdps(dps):
+        for s, row in single.items():
+            rows[s] = [row[i] * row[j] * (1 if i == j else 2) for i, j in pairs]
+    return [(pts[i], pts[j]) for i, j in pairs], rows
+
+
+def mmean_two_copies_kernel(c_sorted: Sequence[Any], d: int, channel: str = "rr", dps: int = DEFAULT_DPS,
+                            order: Sequence[int] | None = None, values: tuple = (0, 1)) -> HPMechanism:
+    """Algorithm 3's release per user, (M_mean(x, c/2), M_mean(x, c/2)) with independent copies
+    (BCDP paper, Sec. 5, Algorithm 3; Thm. 3), as the joint stage releases of both copies.
+
+    Stage k of both copies is grouped (independent given x): its factor is
+    :func:`two_copies_stage_kernel` at budget (c_k - c_{k-1})/2; the kernel row of x is the
+    Kronecker product of the stage factors.  ``c_sorted``, ``order``, ``values``: as in
+    :func:`mmean_joint_kernel` (the halving is done here, exactly).  Outputs are tuples of the
+    stages' unordered pairs; d = 3 has 3 * 10 * 36 = 1080 outputs."""
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS)
+    if channel not in CHANNELS:
+        raise InvalidInputError(f"unknown channel {channel!r}; expected one of {CHANNELS}")
+    if len(c_sorted) != d:
+        raise InvalidInputError(f"c has {len(c_sorted)} entries, d = {d}")
+    order = tuple(range(d)) if order is None else tuple(order)
+    if sorted(order) != list(range(d)):
+        raise InvalidInputError(f"order {order} is not a permutation of 0..{d - 1}")
+    if len(values) != 2:
+        raise InvalidInputError("binary inputs only: values must name two values")
+    halves = [v / 2 if isinstance(v, mpmath.mpf) else exact_expr(v, f"c[{k}]") / 2 for k, v in enumerate(c_sorted)]
+    budgets = stage_budgets(halves, dps)
+    stages = [two_copies_stage_kernel(channel, d - k, budgets[k], values, dps) for k in range(d)]
+    outputs = tuple(itertools.product(*(st[0] for st in stages)))
+    domain = ProductDomain.binary(d, values)
+    rows = []
+    with mpmath.workdps(dps):
+        for x in domain.points:
+            s = tuple(x[order[t]] for t in range(d))
+            row = [mpmath.mpf(1)]
+            for k in range(d):
+                srow = stages[k][1][s[k:]]
+                row = [a * b for a in row for b in srow]
+            rows.append(tuple(row))
+    meta = {"channel": channel, "order": list(order), "stage_budgets_per_copy": budgets, "values": list(values),
+            "copies": 2}
+    return HPMechanism(domain, outputs, tuple(rows), dps, meta)
