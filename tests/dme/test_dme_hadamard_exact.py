@@ -263,6 +263,9 @@ def test_validity_boundaries():
     with pytest.raises(InvalidInputError):
         hd.lp_ball_l1_radius(4, 1, "1/2")
     assert hd.lp_ball_l1_radius(4, 1, 1) == 1
+    assert hd.l1_hadamard_worst_ratio(hd.MAX_VERTEX_DIMENSION, 1, 3)[0] == 3
+    with pytest.raises(InvalidInputError):
+        hd.l1_hadamard_worst_ratio(hd.MAX_VERTEX_DIMENSION + 1, 1, 3)
 
 
 def test_floats_and_bools_are_refused():

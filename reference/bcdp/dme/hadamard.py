@@ -41,6 +41,8 @@ from bcdp.core.numbers import to_fraction, to_float_input
 
 #: Largest padded dimension accepted by the exact functions (their laws have 2 D entries).
 MAX_EXACT_DIMENSION = 2 ** 12
+#: Largest d of :func:`l1_hadamard_worst_ratio` (it enumerates the 4 d^2 vertex pairs).
+MAX_VERTEX_DIMENSION = 64
 #: Largest padded dimension accepted by the float twins.
 MAX_FLOAT_DIMENSION = 2 ** 20
 
@@ -248,10 +250,10 @@ def l1_hadamard_worst_ratio(d: Any, r1: Any, E: Any) -> tuple[Fraction, tuple[Fr
     B_1(r1) is [-r1, r1] reached at the vertices +-r1 e_i (||H_D(j)||_inf = 1): a ratio of two
     positive affine functions of independent arguments is maximised at extreme points, so the sup
     over the ball is the max over vertex pairs, enumerated here (2d vertices).  Lemma 3.4.1(1) / App.
-    B.2 gives E = e^{eps0}: the sup is attained."""
+    B.2 gives E = e^{eps0}: the sup is attained.  d at most :data:`MAX_VERTEX_DIMENSION`."""
     d = _check_int(d, "d", 1)
-    if 2 * d > 2 * MAX_EXACT_DIMENSION:
-        raise InvalidInputError(f"d at most {MAX_EXACT_DIMENSION}")
+    if d > MAX_VERTEX_DIMENSION:
+        raise InvalidInputError(f"d must be at most {MAX_VERTEX_DIMENSION} (4 d^2 vertex pairs), got {d}")
     r1 = _check_radius(r1)
     vertices = [tuple(s * r1 if k == i else Fraction(0) for k in range(d)) for i in range(d) for s in (1, -1)]
     laws = [l1_hadamard_law(v, r1, E) for v in vertices]
