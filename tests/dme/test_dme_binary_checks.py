@@ -75,3 +75,23 @@ def test_eq310_refutes_when_the_padded_bound_fails(monkeypatch):
     real = BV.client_mse
     monkeypatch.setattr(BV, "client_mse", lambda b, params, truncate=True: real(b, params, truncate) + 100)
     assert _verdict("eq310_padding") == "refuted"
+
+
+QZ = importlib.import_module("bcdp.dme.quantizer")
+
+
+def test_lemma351_expected_verdict_and_twins(monkeypatch):
+    assert _verdict("lemma351_quantizer") == "erratum"
+    real = QZ.quantize_law
+
+    def no_clamp_law(x, m):                 # the estimate of the printed recursion is fine, but a bad law is not
+        law = real(x, m)
+        return {y + F(1, 2 ** (m + 1)): w for y, w in law.items()}
+
+    monkeypatch.setattr(QZ, "quantize_law", no_clamp_law)
+    assert _verdict("lemma351_quantizer") == "refuted"
+
+
+def test_lemma351_refutes_an_unclamped_library(monkeypatch):
+    monkeypatch.setattr(QZ, "binary_digits", QZ.printed_digits)
+    assert _verdict("lemma351_quantizer") == "refuted"
