@@ -95,3 +95,21 @@ def test_lemma351_expected_verdict_and_twins(monkeypatch):
 def test_lemma351_refutes_an_unclamped_library(monkeypatch):
     monkeypatch.setattr(QZ, "binary_digits", QZ.printed_digits)
     assert _verdict("lemma351_quantizer") == "refuted"
+
+
+LI = importlib.import_module("bcdp.dme.linf")
+
+
+def test_thm351_expected_verdict_and_a_wrong_split(monkeypatch):
+    assert _verdict("thm351_linf") == "confirmed"
+    import sympy
+
+    # the naive uniform split f_k = 1/m sums to 1 but is not (3.26) nor the KKT optimum (m >= 3)
+    monkeypatch.setattr(LI, "water_filling_split", lambda m: tuple(sympy.Rational(1, m) for _ in range(m)))
+    assert _verdict("thm351_linf") == "refuted"
+
+
+def test_thm351_refutes_a_law_that_drops_the_last_level(monkeypatch):
+    real = LI.linf_mse
+    monkeypatch.setattr(LI, "linf_mse", lambda z, m, s, ps: real(z, m, s, ps) * 10)
+    assert _verdict("thm351_linf") == "refuted"
