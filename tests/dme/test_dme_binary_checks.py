@@ -109,7 +109,7 @@ def test_thm351_expected_verdict_and_a_wrong_split(monkeypatch):
     assert _verdict("thm351_linf") == "refuted"
 
 
-def test_thm351_refutes_a_law_that_drops_the_last_level(monkeypatch):
+def test_thm351_refutes_a_library_mse_ten_times_too_large(monkeypatch):
     real = LI.linf_mse
     monkeypatch.setattr(LI, "linf_mse", lambda z, m, s, ps: real(z, m, s, ps) * 10)
     assert _verdict("thm351_linf") == "refuted"
