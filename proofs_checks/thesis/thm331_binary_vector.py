@@ -88,10 +88,10 @@ def check() -> ClaimResult:
         key_figure=f"{points} (d, s, v) points, {inputs} inputs: (3.9), (3.10) exact, bound ties {ties}; "
                    f"eps < v at every point ({len(fails)} failures)",
         evidence={"failures": fails, "ldp_at_v_over_s_3/2": ldp_rows,
-                  "findings": ["exact eps = ceil(d/a) * 2 asinh(v/(2s)) < v for every v > 0: Thm 3.3.1's budget is "
-                               "an upper bound, never attained",
-                               "blocks made only of padding (e.g. d = 5, s = 4: a = 2, block 4 = coordinates 7, 8) "
-                               "send input-independent messages: e^eps = 4^3, not 4^4, at v/s = 3/2",
+                  "findings": [("exact eps = ceil(d/a) * 2 asinh(v/(2s)) < v for every v > 0: Thm 3.3.1's budget is "
+                               "an upper bound, never attained"),
+                               ("blocks made only of padding (e.g. d = 5, s = 4: a = 2, block 4 = coordinates 7, 8) "
+                               "send input-independent messages: e^eps = 4^3, not 4^4, at v/s = 3/2"),
                                "the (3.10) bound is an equality iff b = 1_d or a = 1 (s = d)"],
                   "library": "bcdp.dme.binary_vector (binary_vector_params, client_mean, client_mse, ldp_ratio)"},
     )

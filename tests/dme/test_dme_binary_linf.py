@@ -11,7 +11,6 @@ from fractions import Fraction as F
 import mpmath
 import pytest
 import sympy
-
 from bcdp.core.errors import InvalidInputError
 from bcdp.dme import linf
 

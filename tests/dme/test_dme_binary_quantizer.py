@@ -10,10 +10,14 @@ from fractions import Fraction as F
 
 import numpy as np
 import pytest
-from scipy import stats
-
-from bcdp.core.errors import FloatRefusedError, InvalidInputError, ValidityConditionError, WrongTypeError
+from bcdp.core.errors import (
+    FloatRefusedError,
+    InvalidInputError,
+    ValidityConditionError,
+    WrongTypeError,
+)
 from bcdp.dme import quantizer as qz
+from scipy import stats
 
 
 def closed(x: F, m: int) -> tuple[int, F]:
@@ -100,7 +104,7 @@ def test_sampler_binomial_bound():
     for x, m in ((F(3, 10), 3), (F(7, 9), 2), (F(1), 4), (F(0), 3), (F(5, 8), 3)):
         out = qz.sample_quantize(rng, np.full(n, float(x)), m)
         law = qz.quantize_law(x, m)
-        (lo, p_lo), (hi, p_hi) = sorted(law.items())
+        (lo, _p_lo), (hi, p_hi) = sorted(law.items())
         assert np.all(np.isclose(out, float(lo)) | np.isclose(out, float(hi)))
         k = int(np.sum(np.isclose(out, float(hi))))
         if p_hi in (0, 1):

@@ -10,10 +10,14 @@ from fractions import Fraction as F
 import mpmath
 import numpy as np
 import pytest
-from scipy import stats
-
-from bcdp.core.errors import FloatRefusedError, InvalidInputError, ValidityConditionError, WrongTypeError
+from bcdp.core.errors import (
+    FloatRefusedError,
+    InvalidInputError,
+    ValidityConditionError,
+    WrongTypeError,
+)
 from bcdp.dme import binary_vector as bv
+from scipy import stats
 
 T = F(2)                      # per-message budget v/s = t - 1/t = 3/2, p = 1/(1 + t^2) = 1/5
 

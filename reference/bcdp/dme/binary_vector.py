@@ -29,9 +29,10 @@ Exact results (tests and ``proofs_checks/thesis/thm331_binary_vector.py``):
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -41,9 +42,23 @@ from bcdp.core.numbers import INFINITY, to_float_input, to_fraction
 from .two_rr import budget_p, check_bit, check_p, two_rr_law, two_rr_variance
 
 __all__ = [
-    "BinaryVectorParams", "MAX_ENUM_DIM", "aggregate", "aggregate_float", "binary_vector_params",
-    "client_estimate", "client_mean", "client_mse", "communication_bits", "ldp_ratio", "ldp_ratio_closed_form",
-    "message_law", "mse_bound_310", "mse_equality_310", "mse_truncated", "pad", "sample_binary_vector",
+    "MAX_ENUM_DIM",
+    "BinaryVectorParams",
+    "aggregate",
+    "aggregate_float",
+    "binary_vector_params",
+    "client_estimate",
+    "client_mean",
+    "client_mse",
+    "communication_bits",
+    "ldp_ratio",
+    "ldp_ratio_closed_form",
+    "message_law",
+    "mse_bound_310",
+    "mse_equality_310",
+    "mse_truncated",
+    "pad",
+    "sample_binary_vector",
 ]
 
 #: Largest dimension for which the exact laws are enumerated ((2a)^s outcomes per input, 2^d inputs).

@@ -18,8 +18,9 @@ is irrational in general; :func:`level_p` gives the exact sympy p_k of the split
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any
 
 from bcdp.core.errors import InvalidInputError, WrongTypeError
 

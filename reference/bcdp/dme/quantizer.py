@@ -17,8 +17,9 @@ independently: MSE = sum_j 4^{-(m-1)} pi_j (1 - pi_j) <= d/4^m.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Sequence
 from fractions import Fraction
-from typing import Any, Sequence
+from typing import Any
 
 import numpy as np
 
