@@ -4,7 +4,7 @@ Theorem 3 (Sec. 5, eq. (22)) states E[f(theta_hat) - f*] <~ max_theta (|theta|^2
 (r2 + r d) ^ d) with r2 = S(c) := sum_i 1/sum_{k<=i} w_k, w_k = (c_k - c_{k-1})^2/(d-k+1).  The proof
 (App. C.1, after eq. (88)) bounds E||(1/n) sum_i A_i|| by O(1) log(d) r^2/sqrt(n) with r^2 of eq. (85)
 and then reads "r2 = O(1) S(c)".  Exactly (:mod:`bcdp.bayesian.lemma1_moments`), r^2 = V(c/2) with V the
-sup MSE of E-Thm2-eq17, so r^2/S(c) = 4 V(c/2)/S(c/2), which grows like (pi/8) eps^2: no universal
+sup MSE of E-Thm2-eq17, so r^2/S(c) = 4 V(c/2)/S(c/2), which grows like (pi/2) eps^2: no universal
 constant.  The constant that holds, derived here in sympy from the proof's steps:
 r^2 = V(c/2) <= (pi/2)(2 + b_max(c/2))^2 S(c/2) (E-Thm2-eq17's bound at c/2) and S(c/2) = 4 S(c)
 (S is homogeneous of degree -2), so r^2 <= 2 pi (2 + b_max/2)^2 S(c), b_max = max_k (c_k - c_{k-1}).
