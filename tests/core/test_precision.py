@@ -150,6 +150,9 @@ CALLS = {
     "bcdp.bayesian.highprec.max_column_ratio": (
         "dps", 60, lambda v: __import__("bcdp.bayesian.highprec", fromlist=["x"]).max_column_ratio(
             [[M(1) / 4, M(3) / 4], [M(3) / 4, M(1) / 4]], ["x0", "x1"], ["y0", "y1"], v)),
+    "bcdp.bayesian.lemma1_moments.spectral_norm": (
+        "dps", 50, lambda v: __import__("bcdp.bayesian.lemma1_moments", fromlist=["x"]).spectral_norm(
+            __import__("sympy").Matrix([[1, 0], [0, 2]]), v)),
     "bcdp.bayesian.mechanisms_theory.hemisphere_mean_by_integration": (
         "dps", 20, lambda v: __import__("bcdp.bayesian.mechanisms_theory", fromlist=["x"]).hemisphere_mean_by_integration(3, v)),
     "bcdp.bayesian.mmean_finite.stage_budgets": (

@@ -7,13 +7,17 @@ nu_hat is a deterministic function of (Y^1, ..., Y^d), so by Proposition 5 every
 parameter of nu_hat is at most that of the joint release M~(x) = (Y^1, ..., Y^d) of eq. (61),
 which is what the theorem's proof bounds and what this module builds.
 
-Channels (both b-LDP on {v0, v1}^m, with finite outputs {v0, v1}^m):
+Channels (all b-LDP on {v0, v1}^m, with finite outputs {v0, v1}^m):
 
 * ``"rr"``: randomized response over the sub-vector's 2^m values: the input w.p.
   e^b / (e^b + 2^m - 1), each other value w.p. 1 / (e^b + 2^m - 1)  (ratio of any two rows at
   any output is 1 or e^{+-b});
 * ``"coordinate_rr"``: binary randomized response on each of the m coordinates independently,
-  each with budget b/m (keep w.p. e^{b/m} / (1 + e^{b/m})); b-LDP by composition.
+  each with budget b/m (keep w.p. e^{b/m} / (1 + e^{b/m})); b-LDP by composition;
+* ``"mech2_cube"``: Mechanism 2 itself with its sphere of directions discretised to the cube
+  {-1, 1}^m (values must be (-1, 1)): output direction u w.p. 2p/2^m, 1/2^m or 2(1-p)/2^m as
+  u^T x > 0, = 0, < 0, p = e^b/(e^b + 1) (:func:`bcdp.bayesian.mech2_discrete.cube_law`, whose
+  docstring lists what the discretisation preserves); at b = 0 the direction is uniform.
 
 Coordinate order.  Mechanism 1 assumes delta sorted non-decreasingly.  For an unsorted demand
 the allocation (:func:`bcdp.bayesian.allocation.allocate_budgets`) returns ``order``: ``order[t]`` is the
@@ -43,7 +47,7 @@ from bcdp.core.intervals import compare
 from bcdp.core.numbers import MAX_DPS, MIN_DPS, check_precision
 from bcdp.core.spaces import ProductDomain
 
-CHANNELS = ("rr", "coordinate_rr")
+CHANNELS = ("rr", "coordinate_rr", "mech2_cube")
 
 
 def stage_budgets(c_sorted: Sequence[Any], dps: int = DEFAULT_DPS) -> list[mpmath.mpf]:
@@ -74,6 +78,10 @@ def stage_budgets(c_sorted: Sequence[Any], dps: int = DEFAULT_DPS) -> list[mpmat
     return out
 
 
+def _sign(t) -> int:
+    return (t > 0) - (t < 0)
+
+
 def stage_kernel(channel: str, m: int, b: mpmath.mpf, values: tuple = (0, 1),
                  dps: int = DEFAULT_DPS) -> dict[tuple, list[mpmath.mpf]]:
     """One stage's channel on {values}^m: ``{input: row}``, rows over
@@ -99,6 +107,14 @@ def stage_kernel(channel: str, m: int, b: mpmath.mpf, values: tuple = (0, 1),
                     row.append(p)
                 rows[x] = row
             return rows
+        if channel == "mech2_cube":
+            if tuple(values) != (-1, 1):
+                raise InvalidInputError(f"channel 'mech2_cube' needs values (-1, 1) (vertices of the cube), got {values}")
+            eb = mpmath.exp(b)
+            p = eb / (1 + eb)
+            n = mpmath.mpf(2) ** m
+            level = {1: 2 * p / n, 0: 1 / n, -1: 2 * (1 - p) / n}
+            return {x: [level[_sign(sum(a * c for a, c in zip(x, y)))] for y in pts] for x in pts}
     raise InvalidInputError(f"unknown channel {channel!r}; expected one of {CHANNELS}")
 
 
