@@ -153,6 +153,14 @@ CALLS = {
     "bcdp.bayesian.lemma1_moments.spectral_norm": (
         "dps", 50, lambda v: __import__("bcdp.bayesian.lemma1_moments", fromlist=["x"]).spectral_norm(
             __import__("sympy").Matrix([[1, 0], [0, 2]]), v)),
+    "bcdp.bayesian.mmean_finite.two_copies_stage_kernel": (
+        "dps", 30, lambda v: __import__("bcdp.bayesian.mmean_finite", fromlist=["x"]).two_copies_stage_kernel(
+            "rr", 2, mpmath.mpf(1), dps=v)),
+    "bcdp.bayesian.mmean_finite.mmean_two_copies_kernel": (
+        "dps", 30, lambda v: __import__("bcdp.bayesian.mmean_finite", fromlist=["x"]).mmean_two_copies_kernel(
+            [1, 2], 2, dps=v)),
+    "bcdp.bayesian.mmean_utility.evaluate": (
+        "dps", 30, lambda v: __import__("bcdp.bayesian.mmean_utility", fromlist=["x"]).evaluate(sympy.Integer(1), v)),
     "bcdp.bayesian.mechanisms_theory.hemisphere_mean_by_integration": (
         "dps", 20, lambda v: __import__("bcdp.bayesian.mechanisms_theory", fromlist=["x"]).hemisphere_mean_by_integration(3, v)),
     "bcdp.bayesian.mmean_finite.stage_budgets": (
@@ -242,7 +250,8 @@ CALLS = {
 }
 
 #: parameters named like a precision that are not one
-NOT_A_PRECISION = {"bcdp.partial.semantics.rr_row"}          # ``bits``: the record's bit vector
+NOT_A_PRECISION = {"bcdp.partial.semantics.rr_row",          # ``bits``: the record's bit vector
+                   "bcdp.dme.two_rr.sample_two_rr"}         # ``bits``: the input bits
 
 #: the functions that other public functions call with their caller's dps plus guard digits (their
 #: cap is MAX_DPS + GUARD_DPS; every other dps is capped at MAX_DPS)
