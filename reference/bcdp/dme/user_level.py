@@ -29,6 +29,7 @@ user-level LDP = the whole local dataset is one record).
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Any, Sequence
 
@@ -44,6 +45,8 @@ MAX_EXACT_BINS = 64
 #: Caps of :func:`range_failure_probability` (the law of the aggregate w in Z^k is enumerated).
 MAX_FAILURE_BINS = 8
 MAX_FAILURE_USERS = 16
+#: Cap on C(n + 2k - 1, 2k - 1), the number of message multisets (a bound on the states of w).
+MAX_FAILURE_STATES = 250_000
 
 Message = tuple[int, int]
 
@@ -146,12 +149,16 @@ def range_failure_probability(ys: Sequence[Any], B: Any, tau: Any, E: Any) -> di
     a_max.  Returns ``{"lowest_index": P with ties to the lower index (the library's rule),
     "any_tie": P that some maximiser of z_bar gives a range missing a y_i (the pessimistic rule),
     "argmax_outside_occupied": P that a_max (lower index) is not a bin holding some y_i}``.
-    k <= :data:`MAX_FAILURE_BINS`, n <= :data:`MAX_FAILURE_USERS`."""
+    k <= :data:`MAX_FAILURE_BINS`, n <= :data:`MAX_FAILURE_USERS` and C(n + 2k - 1, 2k - 1) <=
+    :data:`MAX_FAILURE_STATES`."""
     k = number_of_bins(B, tau)
     if k > MAX_FAILURE_BINS:
         raise InvalidInputError(f"k = {k} is above the cap {MAX_FAILURE_BINS} of the exact failure law")
     if not 1 <= len(ys) <= MAX_FAILURE_USERS:
         raise InvalidInputError(f"need 1 <= n <= {MAX_FAILURE_USERS} users, got {len(ys)}")
+    if math.comb(len(ys) + 2 * k - 1, 2 * k - 1) > MAX_FAILURE_STATES:
+        raise InvalidInputError(f"n = {len(ys)} users with k = {k} bins exceed the exact state cap "
+                                f"C(n + 2k - 1, 2k - 1) <= {MAX_FAILURE_STATES}")
     E = _check_E(E)
     tauf = to_fraction(tau)
     yv = [to_fraction(y, f"y[{i}]") for i, y in enumerate(ys)]
