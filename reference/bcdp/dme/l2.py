@@ -6,7 +6,7 @@ Fractions, float twins in numpy.
 * Rotation (Alg 3.6.1, step 3): U = H_d D / sqrt(d), H_d the Sylvester matrix (d a power of 2) and
   D = diag(signs), signs i.i.d. uniform +-1, shared by all clients (public randomness).  U is
   orthogonal: U^T U = D H^T H D / d = D (d I) D / d = I (:func:`rotation_matrix` is exact in sympy).
-  Step 4 prints "w_i <- W x_i"; W is U (docs/errata.md, E-Thesis-Alg3.6.1 reading).
+  Step 4 prints "w_i <- W x_i"; W is U (docs/errata.md, notes on Secs. 3.6-3.7).
 * Clip radius (Alg 3.6.1, step 5; Thm 3.6.5 / (3.41)): r_inf = 10 r2 sqrt(log(dn/beta)/d).
 * Clipping (step 7): w[j] <- min{r_inf, max{w[j], -r_inf}}.
 * l_inf step (step 8, Alg 3.6.2): any unbiased randomizer for [-r_inf, r_inf]^d whose aggregator is
