@@ -62,3 +62,9 @@ def test_girgis_tail_does_not_overflow_at_large_orders():
     v = fb.thm541_upper_float(100, 100, 10.0, [1000], variant="girgis_code")[0]
     want = thm541_upper(100, 100, mpmath.mpf(10), 1000, variant="girgis_code", dps=30)
     assert math.isfinite(v) and abs(v - float(want)) <= 1e-10 * float(want)
+
+
+def test_an_empty_order_list_gives_an_empty_table():
+    """No order, no value (and no error): the table's top index is taken only over the orders given."""
+    out = fb.thm541_upper_float(100, 10, 1.0, [])
+    assert isinstance(out, np.ndarray) and out.shape == (0,)
