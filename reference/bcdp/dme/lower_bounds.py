@@ -40,7 +40,7 @@ import sympy
 
 from bcdp.core.errors import InvalidInputError, ValidityConditionError, WrongTypeError
 from bcdp.core.numbers import to_fraction
-from bcdp.dme.hadamard import l1_hadamard_estimator_mse
+from bcdp.dme.hadamard import l1_hadamard_mse
 
 #: Largest K of the exact grid-RR law (it has K + 1 outputs).
 MAX_GRID = 10 ** 4
@@ -227,9 +227,10 @@ def grid_rr_sup_variance_bound(E: Any, K: Any) -> Fraction:
 
 def hadamard_worst_mse(n: Any, d: Any, r: Any, E: Any) -> Fraction:
     """sup over x_i in B_1(r) of the exact MSE of A^{l1} (thesis Thm 3.4.1 exact form): attained at
-    x_i = 0, r^2 d c^2 / n, computed by :func:`bcdp.dme.hadamard.l1_hadamard_estimator_mse`."""
+    x_i = 0, r^2 d c^2 / n: (1/n^2) sum_i of the per-client exact error
+    :func:`bcdp.dme.hadamard.l1_hadamard_mse` at x = 0 (the clients are independent)."""
     nn, dd = _int(n, "n", 1), _int(d, "d", 1)
-    return l1_hadamard_estimator_mse([[0] * dd] * nn, r, E)
+    return l1_hadamard_mse([0] * dd, r, E) / nn
 
 
 #: Schemes of the gap table: name -> exact worst-case MSE over inputs in B_1(r) (callable (n, d, r, E)).
