@@ -47,7 +47,7 @@ def check() -> ClaimResult:
     # step (e), exact: (c/2 - c') d = 2 at c = 1, c' = 1/4, d = 8
     boundary = (lb.thm363_step_e_holds(1, Fraction(1, 4), 10 ** 6, 8, 2)
                 and not lb.thm363_step_e_holds(1, Fraction(1, 4), 10 ** 6, 8, Fraction(2) + Fraction(1, 10 ** 6)))
-    chain_vacuous = lb.thm363_chain_bound(1, 10 ** 6, 8, "inf", 16) <= 0          # m = 16 >= c d / 2 = 4
+    chain_vacuous = bool(lb.thm363_chain_bound(1, 10 ** 6, 8, "inf", 16) <= 0)         # m = 16 >= c d / 2 = 4
     ok = counterexample and boundary and chain_vacuous
     return CLAIM.result(
         verdict="erratum" if ok else "refuted",
