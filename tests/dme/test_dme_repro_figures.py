@@ -185,3 +185,55 @@ def test_linf_d2_worst_case_by_enumeration():
 def test_closed_form_refuses_a_not_one():
     with pytest.raises(ValueError):
         dfig.linf_worst_mse(4, 2, 2, 1, 1)
+
+
+def _thm531_mp(n, eps0, alpha):
+    """Thesis Thm 5.3.1 (5.4) written out in mpmath (n-bar = floor((n-1)/(2E)) + 1)."""
+    E = mpmath.e ** eps0
+    nbar = int(mpmath.floor((n - 1) / (2 * E))) + 1
+    total = 1 + mpmath.binomial(alpha, 2) * (E - 1) ** 2 / (nbar * E)
+    base = (E ** 2 - 1) ** 2 / (2 * E ** 2 * nbar)
+    for i in range(3, alpha + 1):
+        total += mpmath.binomial(alpha, i) * i * mpmath.gamma(mpmath.mpf(i) / 2) * base ** (mpmath.mpf(i) / 2)
+    total += mpmath.e ** (eps0 * alpha - (n - 1) / (8 * E))
+    return mpmath.log(total) / (alpha - 1)
+
+
+def test_fig32b_mms_rows_against_mpmath_thm531_and_cks():
+    rows = [r for r in _rows("dme_fig3_2b") if r[0].startswith("MMS")]
+    assert len(rows) == len(dfig.FIG32B_M) * len(dfig.FIG32B_V)
+    n, delta, r = 1000, mpmath.mpf("1e-5"), mpmath.mpf(1) / 2
+    for row in rows:
+        m, v, alpha = int(row[1]), mpmath.mpf(row[2]), int(float(row[4]))
+        levels = _oracle_levels(m, v)
+        rdp = sum(_thm531_mp(n, e, alpha) for _, _, e in levels)
+        eps = rdp + (mpmath.log(1 / delta) + (alpha - 1) * mpmath.log(1 - mpmath.mpf(1) / alpha)
+                     - mpmath.log(alpha)) / (alpha - 1)
+        assert abs(float(row[3]) - eps) <= 1e-9 * eps, (row, eps)
+        mse = 4 * r ** 2 * (sum(w * V for w, V, _ in levels) + mpmath.mpf(4) ** (-m)) / n
+        assert _close(row[5], mse)
+        # a neighbouring order gives a CKS value no smaller (alpha* is the optimum over the grid)
+        for a2 in (alpha - 1, alpha + 1):
+            if a2 >= 2:
+                e2 = sum(_thm531_mp(n, e, a2) for _, _, e in levels) + (
+                    mpmath.log(1 / delta) + (a2 - 1) * mpmath.log(1 - mpmath.mpf(1) / a2) - mpmath.log(a2)) / (a2 - 1)
+                assert e2 >= eps * (1 - 1e-12)
+
+
+def test_fig32b_sms_rows_and_finding():
+    rows = _rows("dme_fig3_2b")
+    sms = [r for r in rows if r[0].startswith("SMS")]
+    for r in sms:
+        e0 = Fraction(r[2])
+        exact = 2 * (1 / e0) ** 2 / 1000  # 2 (2 r/eps0)^2 / n, r = 1/2
+        assert _close(r[5], mpmath.mpf(exact.numerator) / exact.denominator)
+        assert not _close(r[5], mpmath.mpf(exact.numerator) / exact.denominator / 2)
+        assert float(r[3]) <= float(e0)                   # amplification by shuffling never hurts
+    for r in rows:
+        if r[0].startswith("MMS") and r[7] != "nan":
+            eps, ratio = float(r[3]), float(r[7])
+            assert abs(ratio - float(r[5]) / float(r[6])) <= 1e-12 * ratio
+            if eps < 0.9:
+                assert ratio > 1, r
+            if eps > 1.1:
+                assert ratio < 1, r

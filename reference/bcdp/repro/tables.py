@@ -269,6 +269,13 @@ def table_dme_fig3_2a() -> Table:
     return fig32a_table()
 
 
+def table_dme_fig3_2b() -> Table:
+    """Thesis Fig. 3.2(b) data (:func:`bcdp.repro.dme_figures.fig32b_table`; float64, rtol 1e-9)."""
+    from bcdp.repro.dme_figures import fig32b_table
+
+    return fig32b_table()
+
+
 REGISTRY: dict[str, Callable[[], Table]] = {
     "paper_examples": table_paper_examples,
     "correlated_prior_dependence": table_correlated_prior_dependence,
@@ -277,6 +284,7 @@ REGISTRY: dict[str, Callable[[], Table]] = {
     "partial_dp_table1": table_partial_dp_table1,
     "dme_table3_1": table_dme_table3_1,
     "dme_fig3_2a": table_dme_fig3_2a,
+    "dme_fig3_2b": table_dme_fig3_2b,
 }
 
 
