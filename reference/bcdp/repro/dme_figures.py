@@ -1,8 +1,9 @@
-"""Thesis Ch. 3 Table 3.1 (exact rows next to the printed orders) and Fig. 3.2(a) (R^{l_inf} vs Laplace, LDP scalar).
+"""Thesis Ch. 3 Table 3.1 (exact rows next to the printed orders) and Fig. 3.2(a)-(b) (R^{l_inf} vs Laplace: LDP, shuffled).
 
-Both are exact tables of :mod:`bcdp.repro.tables` (``REGISTRY`` names ``dme_table3_1`` and
-``dme_fig3_2a``, golden byte for byte); ``write_dme_figures(out_dir)`` (``bcdp tables dme``) writes
-them and the PNG of Fig. 3.2(a).  Irrational values are exact sympy expressions printed at 30
+Registered in :mod:`bcdp.repro.tables` (``REGISTRY`` names ``dme_table3_1`` and ``dme_fig3_2a``,
+exact, golden byte for byte; ``dme_fig3_2b``, float64 shuffle accounting, golden within rtol 1e-9);
+``write_dme_figures(out_dir)`` (``bcdp tables dme``) writes them and the PNGs of Fig. 3.2(a), (b).
+Fig. 3.2(b): see :func:`fig32b_table` (Thm 5.3.1 per level, composed, CKS; Laplace + [FMT21] clones).  Irrational values are exact sympy expressions printed at 30
 significant digits.
 
 Fig. 3.2(a) (thesis Sec. 3.8, "Local DP model"): d = 1, r_inf = 1/2, n = 1, R^{l_inf}_{v,m,s} with
