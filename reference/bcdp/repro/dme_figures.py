@@ -2,7 +2,7 @@
 
 Registered in :mod:`bcdp.repro.tables` (``REGISTRY`` names ``dme_table3_1`` and ``dme_fig3_2a``,
 exact, golden byte for byte; ``dme_fig3_2b``, float64 shuffle accounting, golden within rtol 1e-9);
-``write_dme_figures(out_dir)`` (``bcdp tables dme``) writes them and the PNGs of Fig. 3.2(a), (b).
+``write_dme_figures(out_dir)`` (``bcdp tables dme``) writes the PNGs of Fig. 3.2(a), (b) (and, from the CLI, the three tables).
 Fig. 3.2(b): see :func:`fig32b_table` (Thm 5.3.1 per level, composed, CKS; Laplace + [FMT21] clones).  Irrational values are exact sympy expressions printed at 30
 significant digits.
 
@@ -29,8 +29,6 @@ quantizer's clamp, pi = 1) flips every level's bit, so the per-level worst ratio
 
 from __future__ import annotations
 
-import csv
-import io
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -40,7 +38,6 @@ import sympy
 from bcdp.core.numbers import to_fraction
 from bcdp.dme import binary_vector as bv
 from bcdp.dme import hadamard, l2, linf
-from bcdp.repro.tables import Table
 
 __all__ = [
     "FIG32A_EPS0", "FIG32A_M", "FIG32A_R", "fig32a_table", "fig32b_table", "mms_central_epsilon", "laplace_mse", "linf_scalar_epsilon",
@@ -100,7 +97,7 @@ def laplace_mse(eps: Any, r: Any = FIG32A_R) -> sympy.Expr:
     return 2 * (2 * _sym(r) / eps) ** 2
 
 
-def fig32a_table() -> Table:
+def fig32a_table() -> dict[str, Any]:
     """Fig. 3.2(a) of the thesis (Sec. 3.8): worst-case MSE of R^{l_inf}_{v,m,1} vs Laplace, d = n = 1."""
     rows = []
     for m in FIG32A_M:
@@ -113,7 +110,7 @@ def fig32a_table() -> Table:
             rows.append([str(m), str(m), str(v), _n(eps), str(x), _n(mse), _n(lap_nom), _n(lap_ex),
                          _n(mse / lap_nom), _n(mse / lap_ex)])
     limits = ", ".join(f"m={m}: {_n(linf.split_constant(m) ** 3 / 2)}" for m in FIG32A_M)
-    return Table(
+    return dict(
         name="dme_fig3_2a",
         title="Thesis Fig. 3.2(a): worst-case MSE of R^{l_inf}_{v,m,1} (d = n = 1, r_inf = 1/2) vs Laplace",
         source="thesis Sec. 3.8 'Local DP model', Fig. 3.2(a); Algs 3.5.1-3.5.2, eq. (3.26), Lemma 2.4.1",
@@ -169,7 +166,7 @@ def mms_central_epsilon(m: int, v: float, n: int = FIG32B_N, delta: float = FIG3
     return rdp_eps(total, 1, delta)
 
 
-def fig32b_table() -> Table:
+def fig32b_table() -> dict[str, Any]:
     """Thesis Fig. 3.2(b) (Sec. 3.8, shuffled scalar): MSE of the mean vs central eps, n = 1000, delta = 1e-5."""
     from bcdp.shuffle.baselines import clones_numerical
 
@@ -199,7 +196,7 @@ def fig32b_table() -> Table:
                          repr(base), repr(float(mse) / base)])
     for eps, mse, e0 in sms:
         rows.append(["SMS Laplace + clones [FMT21]", "inf", repr(e0), repr(eps), "-", _n(mse), "-", "-"])
-    return Table(
+    return dict(
         name="dme_fig3_2b",
         title="Thesis Fig. 3.2(b): shuffled scalar mean, n = 1000, delta = 1e-5: MSE vs central eps",
         source="thesis Sec. 3.8 'Shuffled model', Fig. 3.2(b); Thm 5.3.1 (5.4), eq. (5.41); [FMT21] clones "
@@ -286,7 +283,7 @@ def _l2_rows() -> list[list[str]]:
              "4 r_inf^2 d (s^2/v^2 + 1/4)", _n(worst), "x = 0 (r_inf >= r2: no clipping, U orthogonal)"]]
 
 
-def table3_1() -> Table:
+def table3_1() -> dict[str, Any]:
     """Thesis Table 3.1 (Sec. 3.6): the printed orders of the bits per client (MMS, CJM22, CGK21,
     KLS21/CCK22) as text, next to exact bits and exact worst-case per-client MSE of this code's
     randomizers at stated parameters (one client, LDP; no computation of the peers)."""
@@ -294,7 +291,7 @@ def table3_1() -> Table:
              ours, cjm, cgk, secagg] for regime, ours, cjm, cgk, secagg in PRINTED]
     for r in _bin_rows() + _l1_rows() + _linf_rows() + _l2_rows():
         rows.append(r + ["-", "-", "-", "-"])
-    return Table(
+    return dict(
         name="dme_table3_1",
         title="Thesis Table 3.1: printed communication orders, and exact bits / worst-case MSE of the Ch. 3 randomizers",
         source="thesis Table 3.1 and Remark 3.6.3 (Sec. 3.6); Thms 3.3.1, 3.4.1, 3.5.1, 3.6.1; peers "
@@ -320,7 +317,10 @@ def table3_1() -> Table:
 
 
 def write_dme_figures(out_dir) -> list[Path]:
-    """Write dme_table3_1, dme_fig3_2a and dme_fig3_2b (.csv, .md) and the two PNGs (``bcdp tables dme``)."""
+    """Write the PNGs of Fig. 3.2(a) and (b) (``bcdp tables dme``; the CSV / Markdown files are the
+    registry tables ``dme_table3_1``, ``dme_fig3_2a``, ``dme_fig3_2b`` of :mod:`bcdp.repro.tables`,
+    which imports this module -- not the other way round).  The keyword dicts returned by
+    :func:`table3_1`, :func:`fig32a_table` and :func:`fig32b_table` are ``Table`` arguments."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -329,12 +329,7 @@ def write_dme_figures(out_dir) -> list[Path]:
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     written = []
-    tables = (table3_1(), fig32a_table(), fig32b_table())
-    for table in tables:
-        for fname, text in table.files().items():
-            (out / fname).write_text(text)
-            written.append(out / fname)
-    rows = list(csv.reader(io.StringIO(tables[1].to_csv())))[1:]
+    rows = [list(r) for r in fig32a_table()["rows"]]
     fig, ax = plt.subplots(figsize=(7.5, 5))
     colors = ["tab:blue", "tab:orange", "tab:green", "tab:red"]
     for m, color in zip(FIG32A_M, colors):
@@ -358,12 +353,11 @@ def write_dme_figures(out_dir) -> list[Path]:
     fig.savefig(png, dpi=100, metadata={"Software": None})
     plt.close(fig)
     written.append(png)
-    written.append(_plot_fig32b(tables[2], out / "dme_fig3_2b.png", plt))
+    written.append(_plot_fig32b(fig32b_table()["rows"], out / "dme_fig3_2b.png", plt))
     return written
 
 
-def _plot_fig32b(table: Table, path: Path, plt) -> Path:
-    rows = list(csv.reader(io.StringIO(table.to_csv())))[1:]
+def _plot_fig32b(rows: list[list[str]], path: Path, plt) -> Path:
     fig, ax = plt.subplots(figsize=(7.5, 5))
     for label, style in ((f"MMS R^linf m={FIG32B_M[0]}", "o-"), (f"MMS R^linf m={FIG32B_M[1]}", "s-"),
                          ("SMS Laplace + clones [FMT21]", "k^--")):
