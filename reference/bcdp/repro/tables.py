@@ -255,12 +255,36 @@ def table_partial_dp_table1() -> Table:
     return Table(**table_data())
 
 
+def table_dme_table3_1() -> Table:
+    """Thesis Table 3.1 (:func:`bcdp.repro.dme_figures.table3_1`)."""
+    from bcdp.repro.dme_figures import table3_1
+
+    return Table(**table3_1())
+
+
+def table_dme_fig3_2a() -> Table:
+    """Thesis Fig. 3.2(a) data (:func:`bcdp.repro.dme_figures.fig32a_table`)."""
+    from bcdp.repro.dme_figures import fig32a_table
+
+    return Table(**fig32a_table())
+
+
+def table_dme_fig3_2b() -> Table:
+    """Thesis Fig. 3.2(b) data (:func:`bcdp.repro.dme_figures.fig32b_table`; float64, rtol 1e-9)."""
+    from bcdp.repro.dme_figures import fig32b_table
+
+    return Table(**fig32b_table())
+
+
 REGISTRY: dict[str, Callable[[], Table]] = {
     "paper_examples": table_paper_examples,
     "correlated_prior_dependence": table_correlated_prior_dependence,
     "prop4_slack": table_prop4_slack,
     "fig3_allocations": table_fig3_allocations,
     "partial_dp_table1": table_partial_dp_table1,
+    "dme_table3_1": table_dme_table3_1,
+    "dme_fig3_2a": table_dme_fig3_2a,
+    "dme_fig3_2b": table_dme_fig3_2b,
 }
 
 
