@@ -171,6 +171,24 @@ def test_subsampled_curve_carries_the_float_twins_label_and_source(sub):
     assert curve.label == label and curve.source == source and curve.is_certified
 
 
+@pytest.mark.parametrize("sub", [{"sample_size": 10}, {"poisson_rate": "0.1"}])
+def test_subsampled_curve_reads_overflowing_twins_as_infinite(sub):
+    """At eps0 = 400 the float twins overflow (NaN inside numpy at some orders): the curve's search values
+    are +inf there, never NaN (an RDP curve refuses NaN values), and the certified balls stay finite."""
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        curve, _ = calibration._subsampled_curve(100, "400", "thm541_upper", [2, 3, 8], sub.get("sample_size"),
+                                                 sub.get("poisson_rate"))
+        twins = (thm541_upper_float(100, 10, 400.0, [2, 3, 8]) if "sample_size" in sub
+                 else thm541_poisson_float(100, 0.1, 400.0, [2, 3, 8]))
+    assert any(math.isnan(v) for v in twins)               # the case at hand: the twins overflow
+    for a, v, t in zip((2.0, 3.0, 8.0), curve.order_values, twins):
+        assert not math.isnan(v) and v == (float(t) if math.isfinite(t) else math.inf)
+        assert curve(a) == v                                # RdpCurve.__call__ refuses a NaN value
+
+
 # ------------------------------------------------------------------------------------------------
 # input checks
 # ------------------------------------------------------------------------------------------------
