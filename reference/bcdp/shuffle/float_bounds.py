@@ -125,9 +125,14 @@ def _log_power_excess(a: np.ndarray, x: float) -> np.ndarray:
     log(expm1(y) - x) for y <= 30, else y + log1p(-(1 + x) e^{-y})."""
     y = a * math.log1p(x)
     small = np.minimum(y, 30.0)
-    with np.errstate(divide="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore"):      # (the branch not taken may be NaN)
         return np.where(y > 30.0, y + np.log1p(-(1 + x) * np.exp(-np.maximum(y, 30.0))),
                         np.log(np.expm1(small) - x))
+
+
+#: Above this eps0 the float twins of Thm 5.4.1 return +inf (e^eps0 is within a factor e^10 of the
+#: float64 range; the certified balls of :mod:`bcdp.shuffle.subsampled_balls` are unaffected).
+FLOAT_EPS0_MAX = 700.0
 
 
 def thm541_upper_float(n: int, k: int, eps0: float, alphas: Sequence[int] | np.ndarray, *,
@@ -143,25 +148,26 @@ def thm541_upper_float(n: int, k: int, eps0: float, alphas: Sequence[int] | np.n
     arr = integer_orders_float(alphas)
     if variant not in THM541_VARIANTS[:3]:
         raise InvalidInputError(f"unknown variant {variant!r} {THM541_VARIANTS[:3]}")
-    if math.isinf(e):
-        return np.full(arr.shape, np.inf)
+    if math.isinf(e) or e > FLOAT_EPS0_MAX:      # e^eps0 (nearly) overflows: +inf, a sound float reading
+        out = np.full(arr.shape, np.inf)
+        return np.minimum(out, e) if cap else out
     if e == 0:
         return np.zeros(arr.shape)
-    E = math.exp(e)
     kb = float(kbar(k, mpmath.mpf(e), floor=(variant != "girgis_code")))
     g = k / n
-    c = E - 1 / E
+    log_1m = math.log(-math.expm1(-2 * e))      # log(1 - E^-2), accurate for tiny and large eps0
+    log_c = e + log_1m                            # log(E - 1/E), no cancellation at tiny eps0
     lg = math.log(g)
     flat = arr.reshape(-1).astype(float)
     out = np.empty(flat.shape)
-    log_y_half = (math.log(2) + 2 * math.log(E * E - 1) - math.log(kb * E * E)) / 2
-    decay = -(k - 1) / (8 * E)
+    log_y_half = (math.log(2) + 2 * e + 2 * log_1m - math.log(kb)) / 2   # log(2 (E^2 - 1)^2/(kb E^2))/2
+    decay = -(k - 1) * math.exp(-e) / 8
     if variant == "girgis_code":
-        lquad = np.log(flat * (flat - 1) / 2) + 2 * lg + 2 * math.log(c) - math.log(kb)
-        ltail_closed = _log_power_excess(flat, g * (E - 1)) + decay
+        lquad = np.log(flat * (flat - 1) / 2) + 2 * lg + 2 * log_c - math.log(kb)
+        ltail_closed = _log_power_excess(flat, g * math.expm1(e)) + decay
     else:
-        lquad = np.log(2 * flat * (flat - 1)) + 2 * lg + 2 * math.log(math.expm1(e)) - math.log(kb * E)
-        log_x = math.log(g * c if variant == "thesis" else g * c / 2)
+        lquad = np.log(2 * flat * (flat - 1)) + 2 * lg + 2 * math.log(math.expm1(e)) - math.log(kb) - e
+        log_x = lg + log_c if variant == "thesis" else lg + log_c - math.log(2)
     top = int(flat.max()) if flat.size else 0
     ls = np.arange(2, top + 1, dtype=float)          # binomial tail indices l = 2..top
     js = np.arange(3, top + 1, dtype=float)          # special-term indices j = 3..top

@@ -159,21 +159,23 @@ def _thm541_log_moment_t(n: int, t: np.ndarray, eps0: float, a: int) -> np.ndarr
     that can only lower it (a looser bound)."""
     from scipy.special import gammaln, logsumexp
 
-    E = math.exp(eps0)
+    inv_E = math.exp(-eps0)
     tt = t.astype(float)
-    kb = np.floor((tt - 1) / (2 * E) * (1 - 1e-12)) + 1
+    kb = np.floor((tt - 1) / 2 * inv_E * (1 - 1e-12)) + 1
     lg = np.log(tt / n)
-    lquad = math.log(2 * a * (a - 1)) + 2 * lg + 2 * math.log(math.expm1(eps0)) - np.log(kb * E)
+    log_em1 = eps0 + math.log(-math.expm1(-eps0))  # log(E - 1), no overflow at large eps0
+    lquad = math.log(2 * a * (a - 1)) + 2 * lg + 2 * log_em1 - np.log(kb) - eps0
     cols = [np.zeros_like(tt), lquad]
-    c = E - 1 / E
+    log_1m = math.log(-math.expm1(-2 * eps0))    # log(1 - E^-2), accurate for tiny and large eps0
+    log_c = eps0 + log_1m                         # log(E - 1/E)
     lam = np.arange(2, a + 1, dtype=float)
     lcomb = gammaln(a + 1) - gammaln(lam + 1) - gammaln(a - lam + 1)
     # Upsilon = sum_{l=2}^a C(a,l) (gamma c)^l, times e^{-(t-1)/(8E)}
-    ltail = logsumexp(lcomb[None, :] + lam[None, :] * (lg[:, None] + math.log(c)), axis=1) - (tt - 1) / (8 * E)
+    ltail = logsumexp(lcomb[None, :] + lam[None, :] * (lg[:, None] + log_c), axis=1) - (tt - 1) * inv_E / 8
     cols.append(ltail)
     if a >= 3:
         j = np.arange(3, a + 1, dtype=float)
-        log_y_half = (math.log(2) + 2 * math.log(E * E - 1) - np.log(kb * E * E)) / 2
+        log_y_half = (math.log(2) + 2 * eps0 + 2 * log_1m - np.log(kb)) / 2
         spec = (lcomb[1:][None, :] + np.log(j)[None, :] + gammaln(j / 2)[None, :]
                 + j[None, :] * (log_y_half[:, None] + lg[:, None]))
         cols.append(logsumexp(spec, axis=1))
