@@ -42,3 +42,18 @@ def test_the_pair_is_the_exact_maximiser(n, K, E, a):
     assert bpair[1] in ("DDprime", "DprimeD")
     mid = Fraction(ball.mid().str(50, radius=False))
     assert abs(float(mid) - float(value)) <= 1e-12 * float(value)
+
+
+@pytest.mark.parametrize("kwargs,message", [
+    ({"eps0": "1", "alpha": "abc"}, r"^alpha: cannot read"),
+    ({"eps0": "1", "alpha": float("nan")}, r"^alpha: NaN"),
+    ({"eps0": "1", "alpha": 1.0}, r"^alpha must be > 1"),            # a float order exactly 1
+    ({"eps0": "1", "alpha": "1"}, r"^alpha must be > 1"),
+    ({"exp_eps0": "abc", "alpha": 2}, r"^exp_eps0: cannot read"),
+    ({"exp_eps0": Fraction(1, 2), "alpha": 2}, r"^exp_eps0 = e\^eps0 must be >= 1"),
+    ({"eps0": "abc", "alpha": 2}, r"^eps0: cannot read"),
+    ({"eps0": "-1/3", "alpha": 2}, r"^eps0 must be >= 0"),
+])
+def test_bad_input_names_the_parameter(kwargs, message):
+    with pytest.raises(InvalidInputError, match=message):
+        kw.kary_worst_pair_ball(3, 3, **kwargs)
