@@ -36,7 +36,7 @@ def down_ok(f: float, q: Fraction) -> bool:
                                  (2 ** 53 + 1, 971), (-(2 ** 60 + 3), 970), (1, 1024), (5, -1200)])
 def test_exact_arb_points_outside_the_normal_range(m, e):
     with arb_precision(200):
-        x = flint.arb(m) * flint.arb(2) ** e          # exact: a dyadic point
+        x = flint.arb((m, e))                         # exact: the dyadic point m 2^e
         assert x.is_exact()
         q = Fraction(m) * Fraction(2) ** e
         up, down = float_up(x), float_down(x)
@@ -54,8 +54,8 @@ def test_balls_with_an_end_outside_the_normal_range(mid_m, mid_e, rad_m, rad_e):
     """The oracle is the ball's exact ends (midpoint and radius as arb reports them, read exactly with
     man_exp): outward_floats must round each end outward to the adjacent float."""
     with arb_precision(300):
-        mid = flint.arb(mid_m) * flint.arb(2) ** mid_e
-        x = flint.arb(mid, flint.arb(rad_m) * flint.arb(2) ** rad_e)
+        mid = flint.arb((mid_m, mid_e))
+        x = flint.arb(mid, flint.arb((rad_m, rad_e)))
         m1, e1 = (int(v) for v in x.mid().man_exp())
         m2, e2 = (int(v) for v in x.rad().man_exp())
         centre, radius = Fraction(m1) * Fraction(2) ** e1, Fraction(m2) * Fraction(2) ** e2
