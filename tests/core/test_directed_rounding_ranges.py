@@ -49,7 +49,8 @@ def test_exact_arb_points_outside_the_normal_range(m, e):
 
 @pytest.mark.parametrize("mid_m,mid_e,rad_m,rad_e", [(3, -1075, 1, -1080), (5, 1021, 1, 1000),
                                                      (-5, 1021, 1, 1019), (7, -1100, 3, -1102),
-                                                     (1, 0, 1, -1090), (3, 1022, 1, 1023)])
+                                                     (1, 0, 1, -1090), (3, 1022, 1, 1023),
+                                                     (1, -1022, 1, -1023), (-3, 1022, 1, 1023)])
 def test_balls_with_an_end_outside_the_normal_range(mid_m, mid_e, rad_m, rad_e):
     """The oracle is the ball's exact ends (midpoint and radius as arb reports them, read exactly with
     man_exp): outward_floats must round each end outward to the adjacent float."""
