@@ -63,3 +63,12 @@ def test_balls_with_an_end_outside_the_normal_range(mid_m, mid_e, rad_m, rad_e):
         assert radius >= Fraction(rad_m) * Fraction(2) ** rad_e
         lo, hi = outward_floats(x)
         assert down_ok(lo, centre - radius) and up_ok(hi, centre + radius)
+
+
+@pytest.mark.parametrize("den", [1, 2, 3, 5, 6, 7, 10, 12, 15, 16, 1024, 3 * 2 ** 60, 2 ** 70 - 1])
+@pytest.mark.parametrize("num", [1, -1, 7, 2 ** 80 + 3, -(3 ** 50)])
+def test_fractions_of_every_kind_of_denominator(num, den):
+    """Dyadic denominators take the integer fast path, the others the Fraction path: both must give the
+    adjacent floats of the exact value."""
+    q = Fraction(num, den)
+    assert up_ok(float_up(q), q) and down_ok(float_down(q), q)
