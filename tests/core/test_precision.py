@@ -159,6 +159,8 @@ CALLS = {
     "bcdp.bayesian.mmean_finite.mmean_two_copies_kernel": (
         "dps", 30, lambda v: __import__("bcdp.bayesian.mmean_finite", fromlist=["x"]).mmean_two_copies_kernel(
             [1, 2], 2, dps=v)),
+    "bcdp.dme.calibration.gaussian_exact_delta": (
+        "dps", 30, lambda v: __import__("bcdp.dme.calibration", fromlist=["x"]).gaussian_exact_delta(1, 1, v)),
     "bcdp.bayesian.mmean_utility.evaluate": (
         "dps", 30, lambda v: __import__("bcdp.bayesian.mmean_utility", fromlist=["x"]).evaluate(sympy.Integer(1), v)),
     "bcdp.bayesian.mechanisms_theory.hemisphere_mean_by_integration": (

@@ -34,7 +34,7 @@ import sympy
 
 from bcdp.accounting.conversion import zcdp_to_dp
 from bcdp.core.errors import InvalidInputError, UndecidedComparison, ValidityConditionError, WrongTypeError
-from bcdp.core.numbers import to_fraction
+from bcdp.core.numbers import MAX_DPS, MIN_DPS, check_precision, to_fraction
 from bcdp.core.results import Certified
 
 #: Decimal digits of the mpmath evaluations that decide comparisons of sympy expressions.
@@ -123,6 +123,7 @@ def gaussian_exact_delta(rho: Any, eps: Any, dps: int = DPS) -> mpmath.mpf:
     divergence is exactly alpha rho (the extremal mechanism for Lemma 2.1.5's hypothesis):
     Phi(-eps/mu + mu/2) - e^eps Phi(-eps/mu - mu/2), mu = sqrt(2 rho) (Balle & Wang 2018, Thm 8)."""
     r, e = _rat(rho, "rho"), to_fraction(eps, "eps")
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS)
     with mpmath.workdps(dps + 10):
         mu = mpmath.sqrt(2 * mpmath.mpf(r.p) / r.q)
         ee = mpmath.mpf(e.numerator) / e.denominator

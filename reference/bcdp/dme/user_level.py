@@ -13,8 +13,8 @@ user-level LDP = the whole local dataset is one record).
   P[+] = 1/2 + (sqrt(k) m(j)/2)(E-1)/(E+1) is (3.13) with <H_k(j), e_nu> = sqrt(k) m(j) = H_k[j, nu].
   Reused from :mod:`bcdp.dme.hadamard`.
 * Range_scalar (Alg 3.7.2): z_bar = (1/n) sum_i z_i, a_max = argmax_a z_bar(a) (ties -> the lower
-  index) and R = [a_max - 3 tau, a_max + 3 tau] (an interval of length b - a = 6 tau; the
-  digest's "sensitivity tau vs 6 tau" ambiguity is decided by |Pi y - Pi y'| <= b - a = 6 tau, attained).
+  index) and R = [a_max - 3 tau, a_max + 3 tau] (an interval of length b - a = 6 tau; the thesis
+  says "sensitivity tau" in one place and 6 tau elsewhere: |Pi y - Pi y'| <= b - a = 6 tau, attained).
 * Mean^user_scalar (Alg 3.7.4): z = R(Pi_[a,b] y).  The thesis allows any unbiased eps-LDP R on an
   interval of length 6 tau; the one implemented is the l1 Hadamard mechanism at d = 1 on the centred
   input: with o = (a+b)/2, h = (b-a)/2 = 3 tau and c = (E+1)/(E-1), z = o + s h c with
