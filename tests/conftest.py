@@ -20,3 +20,15 @@ def _fresh_input_caches():
                   inputs._enclose_log_inverse_cached):
         cache.cache_clear()
     yield
+
+
+@pytest.fixture(autouse=True)
+def _restore_mpmath_precision():
+    """A test that sets mpmath's global precision (``mpmath.mp.dps = ...``) does not leak it into the
+    tests that run after it in the same worker (an oracle computed at the ambient precision then
+    depended on the test order)."""
+    import mpmath
+
+    prec = mpmath.mp.prec
+    yield
+    mpmath.mp.prec = prec
