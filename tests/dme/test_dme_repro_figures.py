@@ -14,7 +14,14 @@ from bcdp.repro import dme_figures as dfig
 from bcdp.repro.tables import REGISTRY
 
 TABLES = Path(__file__).resolve().parents[2] / "tables"
-mpmath.mp.dps = 50
+
+
+@pytest.fixture(autouse=True)
+def _fifty_digits():
+    """Every oracle of this module at 50 digits (set per test: a module-level mpmath.mp.dps would be
+    whatever the last imported test module set)."""
+    with mpmath.workdps(50):
+        yield
 
 
 def _rows(name):
