@@ -118,15 +118,10 @@ def stage_kernel(channel: str, m: int, b: mpmath.mpf, values: tuple = (0, 1),
     raise InvalidInputError(f"unknown channel {channel!r}; expected one of {CHANNELS}")
 
 
-def mmean_joint_kernel(c_sorted: Sequence[Any], d: int, channel: str = "rr", dps: int = DEFAULT_DPS,
-                       order: Sequence[int] | None = None, values: tuple = (0, 1)) -> HPMechanism:
-    """The joint release (Y^1, ..., Y^d) of Mechanism 1 on {values}^d as an :class:`HPMechanism`.
-
-    ``c_sorted``: the non-decreasing budgets (exact sympy values from
-    :class:`bcdp.bayesian.allocation.BudgetAllocation.c_sorted`, or mpf); ``order``: the allocation's
-    ``order`` (identity if None), see the module docstring; ``channel``: ``"rr"`` or
-    ``"coordinate_rr"``.  ``meta`` records the stage budgets and the order.
-    """
+def _check_kernel_arguments(c_sorted: Sequence[Any], d: int, channel: str, dps: int,
+                            order: Sequence[int] | None, values: tuple) -> tuple[int, tuple[int, ...]]:
+    """The checked (dps, order) of :func:`mmean_joint_kernel` and :func:`mmean_two_copies_kernel`
+    (one-line errors for a bad precision, channel, budget count, order or pair of values)."""
     dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS)
     if channel not in CHANNELS:
         raise InvalidInputError(f"unknown channel {channel!r}; expected one of {CHANNELS}")
@@ -137,6 +132,19 @@ def mmean_joint_kernel(c_sorted: Sequence[Any], d: int, channel: str = "rr", dps
         raise InvalidInputError(f"order {order} is not a permutation of 0..{d - 1}")
     if len(values) != 2:
         raise InvalidInputError("binary inputs only: values must name two values")
+    return dps, order
+
+
+def mmean_joint_kernel(c_sorted: Sequence[Any], d: int, channel: str = "rr", dps: int = DEFAULT_DPS,
+                       order: Sequence[int] | None = None, values: tuple = (0, 1)) -> HPMechanism:
+    """The joint release (Y^1, ..., Y^d) of Mechanism 1 on {values}^d as an :class:`HPMechanism`.
+
+    ``c_sorted``: the non-decreasing budgets (exact sympy values from
+    :class:`bcdp.bayesian.allocation.BudgetAllocation.c_sorted`, or mpf); ``order``: the allocation's
+    ``order`` (identity if None), see the module docstring; ``channel``: ``"rr"`` or
+    ``"coordinate_rr"``.  ``meta`` records the stage budgets and the order.
+    """
+    dps, order = _check_kernel_arguments(c_sorted, d, channel, dps, order, values)
     budgets = stage_budgets(c_sorted, dps)
     stages = [stage_kernel(channel, d - k, budgets[k], values, dps) for k in range(d)]
     stage_outputs = [list(itertools.product(values, repeat=d - k)) for k in range(d)]
@@ -195,16 +203,7 @@ def mmean_two_copies_kernel(c_sorted: Sequence[Any], d: int, channel: str = "rr"
     Kronecker product of the stage factors.  ``c_sorted``, ``order``, ``values``: as in
     :func:`mmean_joint_kernel` (the halving is done here, exactly).  Outputs are tuples of the
     stages' unordered pairs; d = 3 has 3 * 10 * 36 = 1080 outputs."""
-    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS)
-    if channel not in CHANNELS:
-        raise InvalidInputError(f"unknown channel {channel!r}; expected one of {CHANNELS}")
-    if len(c_sorted) != d:
-        raise InvalidInputError(f"c has {len(c_sorted)} entries, d = {d}")
-    order = tuple(range(d)) if order is None else tuple(order)
-    if sorted(order) != list(range(d)):
-        raise InvalidInputError(f"order {order} is not a permutation of 0..{d - 1}")
-    if len(values) != 2:
-        raise InvalidInputError("binary inputs only: values must name two values")
+    dps, order = _check_kernel_arguments(c_sorted, d, channel, dps, order, values)
     halves = [v / 2 if isinstance(v, mpmath.mpf) else exact_expr(v, f"c[{k}]") / 2 for k, v in enumerate(c_sorted)]
     budgets = stage_budgets(halves, dps)
     stages = [two_copies_stage_kernel(channel, d - k, budgets[k], values, dps) for k in range(d)]
