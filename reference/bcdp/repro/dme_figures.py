@@ -341,18 +341,9 @@ def write_dme_figures(out_dir) -> list[Path]:
     sel = [r for r in rows if r[0] == "1"]
     ax.plot([float(Fraction(r[2])) for r in sel], [float(r[6]) for r in sel], "k-", lw=2,
             label="Laplace at eps0 (infinite bits)")
-    ax.set_xscale("log")
-    ax.set_yscale("log")
-    ax.set_xlabel("local privacy budget eps0 (nats)")
-    ax.set_ylabel("worst-case MSE of one client (x in [-1/2, 1/2])")
-    ax.set_title("Thesis Fig. 3.2(a): LDP scalar mean, d = 1, n = 1, s = 1")
-    ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=7)
-    fig.tight_layout()
-    png = out / "dme_fig3_2a.png"
-    fig.savefig(png, dpi=100, metadata={"Software": None})
-    plt.close(fig)
-    written.append(png)
+    written.append(_finish_log_log(fig, ax, plt, out / "dme_fig3_2a.png", "local privacy budget eps0 (nats)",
+                                   "worst-case MSE of one client (x in [-1/2, 1/2])",
+                                   "Thesis Fig. 3.2(a): LDP scalar mean, d = 1, n = 1, s = 1", legend_size=7))
     written.append(_plot_fig32b(fig32b_table()["rows"], out / "dme_fig3_2b.png", plt))
     return written
 
@@ -363,13 +354,21 @@ def _plot_fig32b(rows: list[list[str]], path: Path, plt) -> Path:
                          ("SMS Laplace + clones [FMT21]", "k^--")):
         sel = [r for r in rows if r[0] == label]
         ax.plot([float(r[3]) for r in sel], [float(r[5]) for r in sel], style, label=label)
+    return _finish_log_log(fig, ax, plt, path, "central eps (delta = 1e-5, nats)",
+                           "worst-case MSE of the mean (x in [-1/2, 1/2])",
+                           "Thesis Fig. 3.2(b): shuffled scalar mean, n = 1000", legend_size=8)
+
+
+def _finish_log_log(fig, ax, plt, path: Path, xlabel: str, ylabel: str, title: str, legend_size: int) -> Path:
+    """Log-log axes, labels, title, grid and legend of a Fig. 3.2 panel; the PNG written (no timestamp
+    metadata) and the figure closed."""
     ax.set_xscale("log")
     ax.set_yscale("log")
-    ax.set_xlabel("central eps (delta = 1e-5, nats)")
-    ax.set_ylabel("worst-case MSE of the mean (x in [-1/2, 1/2])")
-    ax.set_title("Thesis Fig. 3.2(b): shuffled scalar mean, n = 1000")
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
     ax.grid(True, which="both", alpha=0.3)
-    ax.legend(fontsize=8)
+    ax.legend(fontsize=legend_size)
     fig.tight_layout()
     fig.savefig(path, dpi=100, metadata={"Software": None})
     plt.close(fig)
