@@ -56,7 +56,7 @@ STAGE_ROOT = Path(os.environ.get("BCDP_MUTATION_STAGE", ROOT / "build" / "mutati
 EQUIVALENTS = ROOT / "benchmarks" / "mutation_equivalents.toml"
 
 # package label -> module globs (relative to the staged src/): the core, the three papers' accountants
-# and bounds, the allocation, the mechanisms and the conversions.
+# and bounds, the allocation, the mechanisms and the conversions, and the thesis Ch. 3 mechanisms (dme).
 GATE: dict[str, list[str]] = {
     "core": ["bcdp/core/*"],
     "accounting": ["bcdp/accounting/*"],
@@ -74,6 +74,7 @@ GATE: dict[str, list[str]] = {
         "bcdp/shuffle/inputs.py", "bcdp/shuffle/subsampled_balls.py", "bcdp/shuffle/calibration.py",
         "bcdp/shuffle/kary_worst_pair.py",
     ],
+    "dme": ["bcdp/dme/*"],
 }
 
 TIMEOUT_MULTIPLIER, TIMEOUT_CONSTANT = 4.0, 10.0
