@@ -89,9 +89,10 @@ def test_coordinate_bin_is_the_nearest_midpoint(B, tau):
 
 
 def test_rotation_concentration_probability_by_enumeration():
-    ys = [(F(1, 2), F(0), F(1, 4), F(-1, 4)), (F(-1, 2), F(1, 2), F(0), F(0))]
+    ys = [(F(1, 2), F(1, 4), F(1, 4), F(1, 8)), (F(0), F(1, 2), F(0), F(1, 4))]
     y0 = (F(0),) * 4
-    for t in (F(1, 8), F(1, 4), F(3, 8), F(1, 2)):
+    seen = set()
+    for t in (F(3, 8), F(7, 16), F(1, 2), F(9, 16)):
         good = 0
         for signs in itertools.product((1, -1), repeat=4):
             U = U_of(signs)
@@ -99,8 +100,10 @@ def test_rotation_concentration_probability_by_enumeration():
             good += ok
         want = F(good, 16)
         assert uv.rotation_concentration_probability(ys, y0, t) == want
-    # bad twin: the l2 radius itself is not the l_inf event (||y_1 - y0||_2 > 1/2 yet the probability is 1 at t = 1/2)
-    assert uv.rotation_concentration_probability(ys, y0, F(1, 2)) == 1
+        seen.add(want)
+    assert seen == {0, F(1, 2), 1}  # the instance is informative: the event depends on D
+    # bad twin: ||U x||_inf <= ||x||_2 / sqrt(d) is false (||y_1||_2 / 2 < 7/16, yet the probability is 1/2)
+    assert uv.rotation_concentration_probability(ys[:1], y0, F(7, 16)) == F(1, 2)
     with pytest.raises(InvalidInputError):
         uv.rotation_concentration_probability(ys, y0, 0)
     with pytest.raises(FloatRefusedError):
