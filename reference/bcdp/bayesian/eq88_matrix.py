@@ -42,6 +42,7 @@ from typing import Any
 import mpmath
 
 from bcdp.bayesian import mech2_discrete as md
+from bcdp.bayesian.lemma1_moments import expected_max
 from bcdp.core.errors import InvalidInputError, WrongTypeError
 from bcdp.core.numbers import MAX_DPS, MIN_DPS, check_precision, to_fraction
 
@@ -240,14 +241,7 @@ def max_norm_square(t: Sequence[int], G: Any, xs: Sequence[Any]) -> Fraction:
                 vb = sum(((bi - xi) ** 2 for bi, xi in zip(b, x)), Fraction(0))
                 law[ua * vb] = law.get(ua * vb, Fraction(0)) + pa * pb
         laws.append(law)
-    total, below = Fraction(0), Fraction(0)
-    for s in sorted({v for law in laws for v in law}):
-        cdf = Fraction(1)
-        for law in laws:
-            cdf *= sum((p for v, p in law.items() if v <= s), Fraction(0))
-        total += s * (cdf - below)
-        below = cdf
-    return total
+    return expected_max(laws)
 
 
 def r_squared(t: Sequence[int], G: Any, constant: str = "unbiased") -> Fraction:

@@ -37,17 +37,9 @@ import sympy
 
 from bcdp.bayesian.allocation import BudgetAllocation, allocate_budgets
 from bcdp.bayesian.exact_inputs import rational
-from bcdp.bayesian.mmean_utility import mse_sup
+from bcdp.bayesian.mmean_utility import _dimension, _users, mse_sup
 from bcdp.core.errors import InvalidInputError
 from bcdp.core.numbers import brief_number
-
-
-def _dimension(d: Any) -> int:
-    if isinstance(d, bool) or not isinstance(d, int):
-        raise InvalidInputError(f"d must be a positive int, got {d!r}")
-    if d < 1:
-        raise InvalidInputError(f"d = {d} must be at least 1")
-    return d
 
 
 def _level(eps: Any) -> sympy.Rational:
@@ -57,18 +49,11 @@ def _level(eps: Any) -> sympy.Rational:
     return e
 
 
-def _users(n: Any) -> sympy.Rational:
-    nn = rational(n, "n")
-    if nn < 1 or nn != int(nn):
-        raise InvalidInputError(f"n = {brief_number(nn)} must be a positive integer number of users")
-    return nn
-
-
 def no_demand_allocation(d: int, eps: Any, q: Any = 0) -> BudgetAllocation:
     """Theorem 2's allocation, eq. (16), with zeta = 1 and no coordinate demand (delta_i = inf,
     represented by delta_i = eps: eq. (16) reads only delta~_i = min(delta_i, eps)); exact eps > 0,
     q in [0, 1].  The remark after Theorem 2 says c = (eps, ..., eps) (module docstring)."""
-    d = _dimension(d)
+    d = _dimension(d, "d")
     e = _level(eps)
     return allocate_budgets([e] * d, e, q, 1)
 
@@ -97,7 +82,7 @@ def small_eps_supremum() -> sympy.Expr:
 def ldp_rate(d: int, eps: Any, n: Any) -> sympy.Rational:
     """min{d, d^2/(n eps^2)}: the order of Duchi et al.'s eps-LDP minimax lower bound for the mean
     over [-1, 1]^d in squared l2 (eps in (0, 1]; the form as cited, universal constant dropped)."""
-    d = _dimension(d)
+    d = _dimension(d, "d")
     e = _level(eps)
     nn = _users(n)
     return sympy.Min(sympy.Integer(d), sympy.Integer(d) ** 2 / (nn * e ** 2))
@@ -105,7 +90,7 @@ def ldp_rate(d: int, eps: Any, n: Any) -> sympy.Rational:
 
 def projected_upper_bound(d: int, eps: Any, n: Any, q: Any = 0) -> sympy.Expr:
     """min{sup MSE, 4 d}: an upper bound on M_mean's projected MSE at c = eps 1 (module docstring)."""
-    d = _dimension(d)
+    d = _dimension(d, "d")
     alloc = no_demand_allocation(d, eps, q)
     return sympy.Min(mse_sup(list(alloc.c_sorted), _users(n)), 4 * d)
 
