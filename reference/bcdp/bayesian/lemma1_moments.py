@@ -271,3 +271,16 @@ def corrected_r2_constant(c_sorted: Sequence[Any]) -> sympy.Expr:
 def r2_ratio(c_sorted: Sequence[Any]) -> sympy.Expr:
     """r^2 / S(c): (85) over the sum the proof of Thm. 3 equates it with up to O(1)."""
     return r_squared(c_sorted) / mse_objective(list(c_sorted))
+
+
+def expected_max(laws: Sequence[dict[Fraction, Fraction]]) -> Fraction:
+    """E[max_i X_i] exactly for independent X_i with finite laws {value: probability} (Fractions):
+    P(max <= s) = prod_i P(X_i <= s) over the finitely many values s (the step of eq. (87))."""
+    total, below = Fraction(0), Fraction(0)
+    for s in sorted({v for law in laws for v in law}):
+        cdf = Fraction(1)
+        for law in laws:
+            cdf *= sum((p for v, p in law.items() if v <= s), Fraction(0))
+        total += s * (cdf - below)
+        below = cdf
+    return total
