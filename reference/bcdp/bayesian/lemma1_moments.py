@@ -245,15 +245,7 @@ def scalar_max_square(E: Any, xs: Sequence[Any], constant: str = "unbiased") -> 
         for a, p in _user_values(x, B, factor).items():
             sq[a * a] = sq.get(a * a, Fraction(0)) + p
         laws.append(sq)
-    values = sorted({t for law in laws for t in law})
-    total, below = Fraction(0), Fraction(0)
-    for t in values:
-        cdf = Fraction(1)
-        for law in laws:
-            cdf *= sum((p for v, p in law.items() if v <= t), Fraction(0))
-        total += t * (cdf - below)
-        below = cdf
-    return total
+    return expected_max(laws)
 
 
 def scalar_r_squared(E: Any, constant: str = "unbiased") -> Fraction:
