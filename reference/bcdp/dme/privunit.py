@@ -68,7 +68,8 @@ def privunit_cap_mass_mp(d: Any, gamma: Any, dps: int = 50) -> Any:
 
 def privunit_scale_mp(d: Any, gamma: Any, p: Any, dps: int = 50) -> Any:
     """The scale m of [BDF18] Alg. 1 as printed (incomplete beta functions), mpmath at ``dps`` digits;
-    gamma, p exact (floats refused)."""
+    gamma, p exact (floats refused).  m > 0 iff p exceeds the cap mass q (else eps = 0 and no scale
+    makes Z unbiased): refused otherwise."""
     import mpmath
 
     dd = _check_d(d)
@@ -82,7 +83,10 @@ def privunit_scale_mp(d: Any, gamma: Any, p: Any, dps: int = 50) -> Any:
         full = mpmath.beta(a, a)
         part = mpmath.betainc(a, a, 0, tau)
         pref = (1 - gm ** 2) ** a / (mpmath.mpf(2) ** (dd - 2) * (dd - 1))
-        return +(pref * (pm / (full - part) - (1 - pm) / part))
+        m = pref * (pm / (full - part) - (1 - pm) / part)
+        if m <= 0:
+            raise ValidityConditionError(f"m = {mpmath.nstr(m, 5)} <= 0: p must exceed the cap mass (eps > 0)")
+        return +m
 
 
 def privunit_variance_mp(d: Any, gamma: Any, p: Any, dps: int = 50) -> Any:
@@ -110,8 +114,13 @@ def privunit_scale_float(d: Any, gamma: Any, p: Any) -> float:
     g, q = _check_gp(gamma, p, False)
     a = (dd - 1) / 2
     cap = float(betainc(a, a, (1 - g) / 2))
+    if not q - cap > 1e-12:  # float64: the cap mass at gamma = 0 may round just below 1/2
+        raise ValidityConditionError(f"p = {q} must exceed the cap mass {cap} by > 1e-12 (eps > 0, m > 0)")
     log_pref = a * math.log1p(-g * g) - math.log(dd - 1) - float(betaln(0.5, a))
-    return math.exp(log_pref) * (q / cap - (1 - q) / (1 - cap))
+    m = math.exp(log_pref) * (q / cap - (1 - q) / (1 - cap))
+    if not m > 0:
+        raise ValidityConditionError(f"m = {m} <= 0: p must exceed the cap mass (eps > 0)")
+    return m
 
 
 def privunit_mse_float(d: Any, gamma: Any, p: Any, r2: Any = 1.0) -> float:
@@ -157,7 +166,7 @@ def privunit_best_float(d: Any, eps: Any, grid: int = 64) -> dict[str, float]:
         if p < 0.5 or p >= 1 or g >= 1:
             return math.inf
         m = privunit_scale_float(dd, g, p)
-        return 1 / (m * m) - 1 if m > 0 else math.inf
+        return 1 / (m * m) - 1
 
     lams = (np.arange(grid) + 0.5) / grid
     vals = [var(float(x)) for x in lams]
