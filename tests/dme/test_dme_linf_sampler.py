@@ -22,6 +22,7 @@ from scipy.stats import chi2
 
 from bcdp.core.errors import InvalidInputError, ValidityConditionError, WrongTypeError
 from bcdp.dme import l2, linf
+from bcdp.dme.quantizer import binary_digits
 from bcdp.dme.linf_sampler import l2_linf_mechanism_float, level_ps_float, linf_level_estimates, linf_sample_float
 
 ALPHA = 1e-6
@@ -114,7 +115,11 @@ def test_sampler_law_chi_square_and_moments(case):
 
 @pytest.mark.parametrize("case", range(len(CASES)))
 def test_missing_level_weights_rejected(case):
-    """The MMS proof's z_hat = sum_k b_hat^(k) + u_hat 2^{-(m-1)} (no 2^{-k}) fails both tests."""
+    """The MMS proof's z_hat = sum_k b_hat^(k) + u_hat 2^{-(m-1)} (no 2^{-k}) fails both tests
+    (erratum E-Thesis-MMS-weights).  Exact: every level is unbiased, so its mean is sum_k b_k + pi 2^{-(m-1)},
+    which differs from z whenever a digit b_k = 1 (z = 5/8, m = 2: 9/8)."""
+    bits, pi = binary_digits(Fraction(5, 8), 2)
+    assert sum(bits) + pi / 2 == Fraction(9, 8) and bits[0] / 2 + pi / 2 == Fraction(5, 8)
     z, m, s, ps = CASES[case]
     law = linf.linf_estimate_law(z, m, s, ps)
     rng = np.random.default_rng(2000 + case)
