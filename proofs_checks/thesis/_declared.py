@@ -49,7 +49,45 @@ CLAIMS: tuple[ClaimSpec, ...] = (
                "eps0 in [1/4, 10] is 2.78/1.79/1.44/1.78 for m = 1/2/3/4, so 'm = 3 is Laplace-like' holds "
                "only as 'within 1.45x'; (b) n = 1000, delta = 1e-5, m = 4, 6 (Thm 5.3.1 per level, summed, "
                "CKS) vs Laplace + FMT21 clones: MMS worse below central eps ~ 1 (MSE ratio up to 1.69), better "
-               "above (0.42 to 0.77), so 'MMS beats SMS' holds at large eps only; (c) not regenerated",
+               "above (0.42 to 0.77), so 'MMS beats SMS' holds at large eps only; (c) see THESIS-Fig3.2c",
+    ),
+    ClaimSpec(
+        id="THESIS-Fig3.2c",
+        paper="thesis",
+        group="dme",
+        where="Fig. 3.2(c), Sec. 3.8 'Shuffled model'",
+        statement="Fig. 3.2(c): shuffled vector mean estimation, n = 1000, delta = 1e-5: the MMS R^l2_{v,m,s} "
+                  "with s in {200, 250} has lower MSE than the SMS baseline PrivUnit [BDF18] + [FMT22] "
+                  "amplification at the same central eps (d = 1000 in one sentence, d = 300 in another).",
+        expected="not reproduced",
+        also_checked_in=(
+            "`bcdp.repro.dme_fig32c.fig32c_table` (`bcdp tables dme_fig3_2c`, PNG by `bcdp tables dme`)",
+            "`tables/dme_fig3_2c.csv`, `tables/dme_fig3_2c.png`",
+            "`tests/dme/test_dme_fig32c_table.py`",
+            "`tests/dme/test_dme_privunit.py`",
+        ),
+        status="not reproduced: with m = 4, v in {50, ..., 800}, r2 = 1, Thm 5.3.1 RDP summed over the "
+               "ceil(D/a) informative blocks and the 4 levels, CKS, the MMS MSE upper bound is 75x to 2200x "
+               "PrivUnit2 (best eps0 split) + FMT21 clones at the same central eps, for d = 1000 and d = 300 "
+               "alike (the R^Bin sampling term (a-1) D g/n and the factor 4 r_inf^2 D dominate); the MMS "
+               "MSE is an upper bound from the exact l_inf variance, not a worst case",
+    ),
+    ClaimSpec(
+        id="THESIS-Alg3.5.2-weights",
+        paper="thesis",
+        group="dme",
+        where="proof of the MMS result for R^linf, Sec. 3.5 (after Alg 3.5.2)",
+        statement="The server's estimate is z_hat = sum_k b_hat^(k) + u_hat 2^{-m+1} (as printed in the proof, "
+                  "without the 2^{-k} of Alg 3.5.2).",
+        expected="erratum",
+        erratum="E-Thesis-MMS-weights",
+        also_checked_in=(
+            "`tests/dme/test_dme_linf_sampler.py::test_missing_level_weights_rejected`",
+            "`bcdp.dme.linf_sampler.linf_level_estimates`",
+        ),
+        status="erratum (printed form refuted): at z = 5/8, m = 2 the printed estimate has mean 9/8; Alg 3.5.2's weighted estimate "
+               "(bcdp.dme.linf_sampler) passes the chi-square test against the exact law, the unweighted "
+               "one is rejected",
     ),
     ClaimSpec(
         id="THESIS-Figs5.2-5.6",

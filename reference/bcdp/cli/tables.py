@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     if "dme" in names:
         from bcdp.repro.dme_figures import write_dme_figures
 
-        dme = [n for n in ("dme_table3_1", "dme_fig3_2a", "dme_fig3_2b") if n not in exact]
+        dme = [n for n in ("dme_table3_1", "dme_fig3_2a", "dme_fig3_2b", "dme_fig3_2c") if n not in exact]
         for path in write_tables(dme, Path(args.out)) if dme else []:
             print(f"wrote {path}")
         for path in write_dme_figures(Path(args.out)):

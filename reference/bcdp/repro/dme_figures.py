@@ -345,6 +345,9 @@ def write_dme_figures(out_dir) -> list[Path]:
                                    "worst-case MSE of one client (x in [-1/2, 1/2])",
                                    "Thesis Fig. 3.2(a): LDP scalar mean, d = 1, n = 1, s = 1", legend_size=7))
     written.append(_plot_fig32b(fig32b_table()["rows"], out / "dme_fig3_2b.png", plt))
+    from bcdp.repro.dme_fig32c import plot_fig32c
+
+    written.append(plot_fig32c(out / "dme_fig3_2c.png", plt, _finish_log_log))
     return written
 
 

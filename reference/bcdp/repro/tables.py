@@ -276,6 +276,13 @@ def table_dme_fig3_2b() -> Table:
     return Table(**fig32b_table())
 
 
+def table_dme_fig3_2c() -> Table:
+    """Thesis Fig. 3.2(c) data (:func:`bcdp.repro.dme_fig32c.fig32c_table`; float64, rtol 1e-9)."""
+    from bcdp.repro.dme_fig32c import fig32c_table
+
+    return Table(**fig32c_table())
+
+
 REGISTRY: dict[str, Callable[[], Table]] = {
     "paper_examples": table_paper_examples,
     "correlated_prior_dependence": table_correlated_prior_dependence,
@@ -285,6 +292,7 @@ REGISTRY: dict[str, Callable[[], Table]] = {
     "dme_table3_1": table_dme_table3_1,
     "dme_fig3_2a": table_dme_fig3_2a,
     "dme_fig3_2b": table_dme_fig3_2b,
+    "dme_fig3_2c": table_dme_fig3_2c,
 }
 
 
