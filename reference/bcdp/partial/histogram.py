@@ -29,9 +29,8 @@ import mpmath as mp
 
 from bcdp.partial.heavy_hitters_algorithm import to_mpf
 
-# NOTE: importing this module sets the global mpmath precision to 40 digits (kept: the Thm 15 check
-# builds its module-level constants after importing it and relies on that precision).
-mp.mp.dps = 40
+# Values are computed at the caller's mpmath precision: callers set it (the Thm 15 check and the tests
+# work under ``mp.workdps(DPS)``); importing this module changes no global state.
 
 LEVEL1 = ("00", "01", "10", "11")
 
