@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 import sympy
 from bcdp.claims import check_modules, run_check
+from check_verdicts import verdict
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -28,9 +29,7 @@ def _checks_imported_before_any_patch():
 
 
 def _verdict(module: str) -> str:
-    result = run_check(f"bcdp.checks.{module}")
-    assert result.verdict != "error", result.evidence.get("traceback")
-    return result.verdict
+    return verdict(module)
 
 
 # -- BCDP-Mech2-privacy: the sampler itself ----------------------------------------------------------

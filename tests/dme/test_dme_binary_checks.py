@@ -6,7 +6,7 @@ from __future__ import annotations
 import importlib
 from fractions import Fraction as F
 
-from bcdp.claims import run_check
+from check_verdicts import verdict
 
 TR = importlib.import_module("bcdp.dme.two_rr")
 BV = importlib.import_module("bcdp.dme.binary_vector")
@@ -14,9 +14,7 @@ BV = importlib.import_module("bcdp.dme.binary_vector")
 
 def _verdict(name: str) -> str:
     importlib.import_module(f"bcdp.checks.thesis.{name}")
-    result = run_check(f"bcdp.checks.thesis.{name}")
-    assert result.verdict != "error", result.evidence.get("traceback")
-    return result.verdict
+    return verdict(f"thesis.{name}")
 
 
 def test_expected_verdicts_with_the_real_library():

@@ -9,9 +9,9 @@ from math import comb
 import mpmath
 import pytest
 import sympy
-from bcdp.claims import run_check
 from bcdp.dme import calibration as cal
 from bcdp.shuffle import rr_all_pairs
+from check_verdicts import verdict
 
 NAME = "bcdp.checks.thesis.lemma332_fmt23"
 
@@ -22,9 +22,7 @@ def _imported():
 
 
 def _verdict() -> str:
-    result = run_check(NAME)
-    assert result.verdict != "error", result.evidence.get("traceback")
-    return result.verdict
+    return verdict(NAME.removeprefix("bcdp.checks."))
 
 
 def _brute_sup(n: int, eps0: Fraction, alpha: int) -> mpmath.mpf:
