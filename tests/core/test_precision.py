@@ -159,6 +159,20 @@ CALLS = {
     "bcdp.bayesian.mmean_finite.mmean_two_copies_kernel": (
         "dps", 30, lambda v: __import__("bcdp.bayesian.mmean_finite", fromlist=["x"]).mmean_two_copies_kernel(
             [1, 2], 2, dps=v)),
+    "bcdp.dme.privunit.privunit_cap_mass_mp": (
+        "dps", 30, lambda v: __import__("bcdp.dme.privunit", fromlist=["x"]).privunit_cap_mass_mp(8, "1/4", v)),
+    "bcdp.dme.privunit.privunit_scale_mp": (
+        "dps", 30, lambda v: __import__("bcdp.dme.privunit", fromlist=["x"]).privunit_scale_mp(8, "1/4", "3/4", v)),
+    "bcdp.dme.privunit.privunit_variance_mp": (
+        "dps", 30, lambda v: __import__("bcdp.dme.privunit", fromlist=["x"]).privunit_variance_mp(8, "1/4", "3/4", v)),
+    "bcdp.bayesian.eq88_matrix.mean_norm": (
+        "dps", 30, lambda v: __import__("bcdp.bayesian.eq88_matrix", fromlist=["x"]).mean_norm((1, 0), 3, [None], dps=v)),
+    "bcdp.bayesian.eq88_matrix.tropp_variance": (
+        "dps", 30, lambda v: __import__("bcdp.bayesian.eq88_matrix", fromlist=["x"]).tropp_variance((1, 0), 3, [None], v)),
+    "bcdp.bayesian.eq88_matrix.tropp_bound": (
+        "dps", 30, lambda v: __import__("bcdp.bayesian.eq88_matrix", fromlist=["x"]).tropp_bound(1, 4, 4, v)),
+    "bcdp.bayesian.eq88_matrix.lemma1_bound": (
+        "dps", 30, lambda v: __import__("bcdp.bayesian.eq88_matrix", fromlist=["x"]).lemma1_bound(1, 4, 2, v)),
     "bcdp.dme.calibration.gaussian_exact_delta": (
         "dps", 30, lambda v: __import__("bcdp.dme.calibration", fromlist=["x"]).gaussian_exact_delta(1, 1, v)),
     "bcdp.bayesian.mmean_utility.evaluate": (

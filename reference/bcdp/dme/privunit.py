@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from bcdp.core.errors import InvalidInputError, ValidityConditionError, WrongTypeError
-from bcdp.core.numbers import check_precision, to_float_input, to_fraction
+from bcdp.core.numbers import MAX_DPS, MIN_DPS, check_precision, to_float_input, to_fraction
 
 __all__ = [
     "privunit_best_float", "privunit_cap_mass_mp", "privunit_epsilon_float", "privunit_mse_float",
@@ -59,7 +59,7 @@ def privunit_cap_mass_mp(d: Any, gamma: Any, dps: int = 50) -> Any:
 
     dd = _check_d(d)
     g, _ = _check_gp(gamma, "1/2", True)
-    check_precision(dps, "dps", 15, 1000)
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS)
     with mpmath.workdps(dps + 10):
         a = mpmath.mpf(dd - 1) / 2
         x = (1 - mpmath.mpf(g.numerator) / g.denominator) / 2
@@ -74,7 +74,7 @@ def privunit_scale_mp(d: Any, gamma: Any, p: Any, dps: int = 50) -> Any:
 
     dd = _check_d(d)
     g, q = _check_gp(gamma, p, True)
-    check_precision(dps, "dps", 15, 1000)
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS)
     with mpmath.workdps(dps + 10):
         a = mpmath.mpf(dd - 1) / 2
         gm = mpmath.mpf(g.numerator) / g.denominator
@@ -93,6 +93,7 @@ def privunit_variance_mp(d: Any, gamma: Any, p: Any, dps: int = 50) -> Any:
     """E||Z - u||^2 = 1/m^2 - 1 for a unit input ([BDF18] Alg. 1; ||V|| = 1 and E[Z] = u)."""
     import mpmath
 
+    dps = check_precision(dps, "dps", MIN_DPS, MAX_DPS)
     m = privunit_scale_mp(d, gamma, p, dps)
     with mpmath.workdps(dps + 10):
         return +(1 / m ** 2 - 1)
