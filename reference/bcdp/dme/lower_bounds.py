@@ -38,27 +38,15 @@ from typing import Any, Callable, Mapping, Sequence
 
 import sympy
 
-from bcdp.core.errors import InvalidInputError, ValidityConditionError, WrongTypeError
+from bcdp.core.errors import InvalidInputError, ValidityConditionError
 from bcdp.core.numbers import to_fraction
 from bcdp.dme.hadamard import l1_hadamard_mse
 
+from ._args import check_E as _E
+from ._args import check_int as _int
+
 #: Largest K of the exact grid-RR law (it has K + 1 outputs).
 MAX_GRID = 10 ** 4
-
-
-def _int(value: Any, name: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise WrongTypeError(f"{name} must be an int >= {minimum}, got {type(value).__name__} {value!r}")
-    if value < minimum:
-        raise InvalidInputError(f"{name} must be an int >= {minimum}, got {value}")
-    return value
-
-
-def _E(E: Any) -> Fraction:
-    e = to_fraction(E, "E")
-    if e <= 1:
-        raise InvalidInputError(f"E = e^eps0 must be > 1 (eps0 > 0), got {e}")
-    return e
 
 
 def _pos(value: Any, name: str) -> Fraction:
