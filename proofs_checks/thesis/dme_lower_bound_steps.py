@@ -32,7 +32,8 @@ CLAIM = ClaimSpec(
               "bound r^2 (k(E+1)^2/(64 n E (E-1)^2) - 1/n) is below the exact worst-case MSE of the l1 Hadamard, "
               "binary-vector and l_inf (water-filling) schemes on a grid.",
     expected="confirmed",
-    also_checked_in=("`tests/dme/test_dme_lower_bounds_exact.py`",),
+    also_checked_in=("`tests/dme/test_dme_lower_bounds_exact.py`", "`tests/dme/test_dme_lower_bounds_schemes.py`",
+                     "`tests/dme/test_dme_lower_bounds_checks_touch_code.py`"),
 )
 
 GRID = [(n, d, 1, E) for n in (10 ** 4, 10 ** 6) for d in (16, 64, 256) for E in (Fraction(11, 10), Fraction(2), Fraction(3))]

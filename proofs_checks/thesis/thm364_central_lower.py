@@ -30,7 +30,7 @@ CLAIM = ClaimSpec(
               "(3.39) and Omega((r2^2 d/n^2) max{log(1/delta)/eps^2, n/b}) (3.40), up to logarithmic factors. "
               "(The Omega statement is cited from [CCK22], [BUV14] and is not decided here.)",
     expected="confirmed",
-    also_checked_in=("`tests/dme/test_dme_central_lower.py`",),
+    also_checked_in=("`tests/dme/test_dme_central_lower.py`", "`tests/dme/test_dme_lower_bounds_checks_touch_code.py`"),
 )
 
 GRID_N = (10 ** 2, 10 ** 6, 10 ** 12)

@@ -4,31 +4,18 @@ the name the check or the library calls, undone after the test) turns the verdic
 
 from __future__ import annotations
 
-import importlib
 from fractions import Fraction
 
 import pytest
 import sympy
-from bcdp.claims import run_check
 from bcdp.dme import binary_vector as bv
 from bcdp.dme import central_lower as cl
 from bcdp.dme import linf
 from bcdp.dme import lower_bounds as lb
+from dme_check_verdicts import thesis_verdict as _verdict
 
 CHECKS = {"dme_lower_bound_steps": "confirmed", "erratum_thm363_step_e": "erratum",
           "thm364_central_lower": "confirmed"}
-
-
-@pytest.fixture(autouse=True, scope="module")
-def _imported():
-    for name in CHECKS:
-        importlib.import_module(f"bcdp.checks.thesis.{name}")
-
-
-def _verdict(name: str) -> str:
-    result = run_check(f"bcdp.checks.thesis.{name}")
-    assert result.verdict != "error", result.evidence.get("traceback")
-    return result.verdict
 
 
 @pytest.mark.parametrize("name", sorted(CHECKS))
