@@ -25,7 +25,12 @@ exact what the proofs make explicit:
   mechanism with variance O(E^{-2/3}) (:func:`grid_rr_law`, stochastic rounding to a grid of K + 1
   points followed by (K+1)-ary randomized response, debiased) beats C/(n eps0) for large eps0 at
   d = 1 for every fixed C (docs/errata.md E-Thesis-Thm3.6.3e).
-* :func:`gap_table`: exact worst-case MSE of each scheme / explicit lower bound, as rows.
+* :func:`gap_table`: exact worst-case MSE of each scheme / explicit lower bound, as rows, for the l1
+  Hadamard scheme (:func:`hadamard_worst_mse`), R^Bin with s = 1 (:func:`binary_vector_worst_mse`,
+  (3.10) at b = 1_d) and R^{l_inf} with the water-filling split (:func:`linf_worst_mse` at
+  :func:`linf_worst_input`).  All are compared with the explicit Thm 3.4.3 bound, whose hard inputs
+  r e_1..r e_k lie in every scheme's domain; Lemma 3.6.1 / Thm 3.6.3 at p = inf would give the
+  matching d^2 rate for R^Bin and R^{l_inf} but has no explicit constant (App. B.1 cites [DR19]).
 
 The privacy level enters as the rational E = e^{eps0} > 1 where the bound is a rational function of
 E (Ch. 7), and as a rational eps0 where min{eps0, eps0^2} appears (Thm 3.6.3).
