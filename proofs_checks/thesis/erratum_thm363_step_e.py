@@ -25,7 +25,8 @@ CLAIM = ClaimSpec(
               "(p >= 2; (3.16): r^2 d/(n eps0^2) for p in [1, 2)); step (e) drops -d^{1-2/p}/n.",
     expected="erratum",
     erratum="E-Thesis-Thm3.6.3e",
-    also_checked_in=("`tests/dme/test_dme_lower_bounds_exact.py`",),
+    also_checked_in=("`tests/dme/test_dme_lower_bounds_exact.py`",
+                     "`tests/dme/test_dme_lower_bounds_checks_touch_code.py`"),
 )
 
 E, K = Fraction(10 ** 6), 100

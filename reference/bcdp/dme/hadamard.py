@@ -39,6 +39,9 @@ import numpy as np
 from bcdp.core.errors import InvalidInputError, WrongTypeError
 from bcdp.core.numbers import to_fraction, to_float_input
 
+from ._args import check_E as _check_E
+from ._args import check_int as _check_int
+
 #: Largest padded dimension accepted by the exact functions (their laws have 2 D entries).
 MAX_EXACT_DIMENSION = 2 ** 12
 #: Largest d of :func:`l1_hadamard_worst_ratio` (it enumerates the 4 d^2 vertex pairs).
@@ -51,26 +54,11 @@ Message = tuple[int, int]
 
 # -- inputs ---------------------------------------------------------------------------------------
 
-def _check_int(value: Any, name: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise WrongTypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}")
-    if int(value) < minimum:
-        raise InvalidInputError(f"{name} must be an integer >= {minimum}, got {int(value)}")
-    return int(value)
-
-
 def padded_dimension(d: Any) -> int:
     """D = the smallest power of 2 >= d (thesis Sec. 3.4: "we assume that d is a power of 2";
     padding with zeros keeps ||x||_1).  ``d`` an integer >= 1."""
     d = _check_int(d, "d", 1)
     return 1 << (d - 1).bit_length()
-
-
-def _check_E(E: Any) -> Fraction:
-    E = to_fraction(E, "E")
-    if E <= 1:
-        raise InvalidInputError(f"E = e^eps0 must be > 1 (eps0 > 0, thesis Alg 3.4.1), got {E}")
-    return E
 
 
 def _check_radius(r1: Any) -> Fraction:

@@ -25,7 +25,12 @@ exact what the proofs make explicit:
   mechanism with variance O(E^{-2/3}) (:func:`grid_rr_law`, stochastic rounding to a grid of K + 1
   points followed by (K+1)-ary randomized response, debiased) beats C/(n eps0) for large eps0 at
   d = 1 for every fixed C (docs/errata.md E-Thesis-Thm3.6.3e).
-* :func:`gap_table`: exact worst-case MSE of each scheme / explicit lower bound, as rows.
+* :func:`gap_table`: exact worst-case MSE of each scheme / explicit lower bound, as rows, for the l1
+  Hadamard scheme (:func:`hadamard_worst_mse`), R^Bin with s = 1 (:func:`binary_vector_worst_mse`,
+  (3.10) at b = 1_d) and R^{l_inf} with the water-filling split (:func:`linf_worst_mse` at
+  :func:`linf_worst_input`).  All are compared with the explicit Thm 3.4.3 bound, whose hard inputs
+  r e_1..r e_k lie in every scheme's domain; Lemma 3.6.1 / Thm 3.6.3 at p = inf would give the
+  matching d^2 rate for R^Bin and R^{l_inf} but has no explicit constant (App. B.1 cites [DR19]).
 
 The privacy level enters as the rational E = e^{eps0} > 1 where the bound is a rational function of
 E (Ch. 7), and as a rational eps0 where min{eps0, eps0^2} appears (Thm 3.6.3).
@@ -33,32 +38,23 @@ E (Ch. 7), and as a rational eps0 where min{eps0, eps0^2} appears (Thm 3.6.3).
 
 from __future__ import annotations
 
+import functools
 from fractions import Fraction
 from typing import Any, Callable, Mapping, Sequence
 
 import sympy
 
-from bcdp.core.errors import InvalidInputError, ValidityConditionError, WrongTypeError
+from bcdp.core.errors import InvalidInputError, ValidityConditionError
 from bcdp.core.numbers import to_fraction
+from bcdp.dme import binary_vector as bv
+from bcdp.dme import linf
 from bcdp.dme.hadamard import l1_hadamard_mse
+
+from ._args import check_E as _E
+from ._args import check_int as _int
 
 #: Largest K of the exact grid-RR law (it has K + 1 outputs).
 MAX_GRID = 10 ** 4
-
-
-def _int(value: Any, name: str, minimum: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise WrongTypeError(f"{name} must be an int >= {minimum}, got {type(value).__name__} {value!r}")
-    if value < minimum:
-        raise InvalidInputError(f"{name} must be an int >= {minimum}, got {value}")
-    return value
-
-
-def _E(E: Any) -> Fraction:
-    e = to_fraction(E, "E")
-    if e <= 1:
-        raise InvalidInputError(f"E = e^eps0 must be > 1 (eps0 > 0), got {e}")
-    return e
 
 
 def _pos(value: Any, name: str) -> Fraction:
@@ -233,15 +229,85 @@ def hadamard_worst_mse(n: Any, d: Any, r: Any, E: Any) -> Fraction:
     return l1_hadamard_mse([0] * dd, r, E) / nn
 
 
-#: Schemes of the gap table: name -> exact worst-case MSE over inputs in B_1(r) (callable (n, d, r, E)).
-SCHEMES: dict[str, Callable[[Any, Any, Any, Any], Fraction]] = {"l1-hadamard": hadamard_worst_mse}
+def _rational_root(x: Fraction, k: int) -> Fraction | None:
+    num, num_exact = sympy.integer_nthroot(x.numerator, k)
+    den, den_exact = sympy.integer_nthroot(x.denominator, k)
+    return Fraction(int(num), int(den)) if num_exact and den_exact else None
+
+
+def binary_vector_worst_mse(n: Any, d: Any, r: Any, E: Any, s: Any = 1) -> Fraction:
+    """sup over b_i in {0, r}^d of the exact MSE of the mean under R^Bin_{v,s} / A^Bin (thesis Algs
+    3.3.1-3.3.2) with the 2RR parameter p = 1/(1 + E^{1/s}) in every message: each message has ratio
+    (1-p)/p = E^{1/s} (which must be rational), so the client is E-LDP by the composition of Thm 3.3.1
+    (exactly E when s divides d; s = 1 is the thesis' s = max{1, eps0} for eps0 <= 1).  Per client the
+    truncated form of (3.10) gives d a V + (a-1)||b||^2 (:func:`bcdp.dme.binary_vector.mse_truncated`),
+    largest at b = 1_d; times r^2 (inputs scaled by r), divided by n (independent unbiased clients)."""
+    nn, dd, ss = _int(n, "n", 1), _int(d, "d", 1), _int(s, "s", 1)
+    rr, e = _pos(r, "r"), _E(E)
+    if ss > dd:
+        raise ValidityConditionError(f"s = {ss} must be in {{1, ..., d}} (thesis Alg 3.3.1)")
+    rho = _rational_root(e, ss)
+    if rho is None:
+        raise InvalidInputError(f"E^(1/s) = {e}^(1/{ss}) must be rational (the 2RR parameter is 1/(1 + E^(1/s)))")
+    params = bv.binary_vector_params(dd, ss, p=1 / (1 + rho))
+    return rr * rr * bv.mse_truncated((1,) * dd, params) / nn
+
+
+def linf_worst_input(d: Any, m: Any, s: Any) -> tuple[Fraction, ...]:
+    """A z in [0, 1]^d maximising the exact per-client MSE of R^{l_inf}_{v,m,s} (thesis Algs 3.5.1-3.5.2;
+    :func:`bcdp.dme.linf.linf_mse_formula`).  Its input-dependent part is a sum over coordinates of
+    (a-1)[sum_{k<m} 4^{-k} b_k + 4^{-(m-1)} pi] + 4^{-(m-1)} pi (1 - pi), a = ceil(d/s): largest with every
+    digit b_k = 1 (z in [1 - 2^{-(m-1)}, 1]) and pi maximising a pi - pi^2 on [0, 1], i.e. pi = 1 (z = 1)
+    when a >= 2 and pi = 1/2 (z = 1 - 2^{-m}) when a = 1 (s = d)."""
+    dd, mm, ss = _int(d, "d", 1), _int(m, "m", 1), _int(s, "s", 1)
+    if ss > dd:
+        raise ValidityConditionError(f"s = {ss} must be in {{1, ..., d}} (thesis Alg 3.5.1)")
+    a = -(-dd // ss)
+    return (Fraction(1) if a >= 2 else 1 - Fraction(1, 2 ** mm),) * dd
+
+
+def linf_worst_mse(n: Any, d: Any, r: Any, E: Any, m: Any = 1, s: Any = 1) -> sympy.Expr:
+    """sup over x_i in [-r, r]^d of the exact MSE of the mean under R^{l_inf}_{v,m,s} / A^{l_inf} (thesis
+    Algs 3.5.1-3.5.2) with total budget v = log E (the client is v-LDP: Thm 3.5.1, sum_k v_k = v) and the
+    water-filling split v_k = f_k v of (3.26), exact in sympy:
+    4 r^2 (Q(z*) + d a sum_k w_k^2 s^2/(f_k v)^2)/n, with Q the input-dependent part of
+    :func:`bcdp.dme.linf.linf_mse_formula` (its value at all p_k = 0) at :func:`linf_worst_input`, level
+    weights w_k^2 = 4^{-k} (k < m), 4^{-(m-1)} (k = m), and V_k = s^2/v_k^2 the 2RR variance at Lemma
+    2.4.1's p for v_k/s (:func:`bcdp.dme.calibration.two_rr_variance_at_v`)."""
+    nn, dd, mm, ss = _int(n, "n", 1), _int(d, "d", 1), _int(m, "m", 1), _int(s, "s", 1)
+    rr, e = _pos(r, "r"), _E(E)
+    z = linf_worst_input(dd, mm, ss)
+    a = -(-dd // ss)
+    quant = linf.linf_mse_formula(z, mm, ss, [0] * mm)
+    v = sympy.log(sympy.Rational(e.numerator, e.denominator))
+    weights = [sympy.Rational(1, 4 ** k) for k in range(1, mm)] + [sympy.Rational(1, 4 ** (mm - 1))]
+    privacy = dd * a * sum(w * ss ** 2 / (f * v) ** 2 for w, f in zip(weights, linf.water_filling_split(mm)))
+    return 4 * sympy.Rational(rr.numerator, rr.denominator) ** 2 * (
+        sympy.Rational(quant.numerator, quant.denominator) + privacy) / nn
+
+
+#: Schemes of the gap table: name -> exact worst-case MSE of the mean (callable (n, d, r, E)).  Every
+#: input domain contains r e_1, ..., r e_d (B_1(r), {0, r}^d, [-r, r]^d), the inputs of the bound.
+SCHEMES: dict[str, Callable[[Any, Any, Any, Any], Any]] = {
+    "l1-hadamard": hadamard_worst_mse,
+    "binary-vector s=1": binary_vector_worst_mse,
+    "linf m=1 s=1": functools.partial(linf_worst_mse, m=1, s=1),
+    "linf m=3 s=1 water-filling": functools.partial(linf_worst_mse, m=3, s=1),
+}
 
 
 def gap_table(grid: Sequence[tuple[Any, Any, Any, Any]],
               schemes: Mapping[str, Callable[[Any, Any, Any, Any], Fraction]] | None = None) -> list[dict[str, Any]]:
     """Rows (scheme, n, d, r, E, mse, lower_bound, ratio) over ``grid`` = [(n, d, r, E), ...]:
     exact worst-case MSE / :func:`thm343_explicit_lower_bound`; ratio None where the bound is
-    vacuous (<= 0).  Grid points outside the validity of (7.26) raise ValidityConditionError."""
+    vacuous (<= 0).  Grid points outside the validity of (7.26) raise ValidityConditionError.
+
+    The bound is the explicit one for every scheme: its hard inputs are r e_1, ..., r e_k, in each
+    scheme's domain.  Lemma 3.6.1 / Thm 3.6.3 (p = inf: P^Bern_{inf,d} is exactly the laws on {0,1}^d,
+    the rate d^2/(n min{eps0, eps0^2}) of R^Bin and R^{l_inf}) has no explicit constant (App. B.1 cites
+    [DR19, Cor 3]), so the l_inf and binary-vector rows are compared with the simplex bound (rate
+    d/(n eps0^2)) and their ratios grow with d.  mse and ratio are sympy numbers for the l_inf rows
+    (log E is irrational)."""
     rows = []
     for n, d, r, E in grid:
         lb = thm343_explicit_lower_bound(n, d, r, E)
