@@ -12,7 +12,12 @@ from bcdp.dme import binary_vector as bv
 from bcdp.dme import central_lower as cl
 from bcdp.dme import linf
 from bcdp.dme import lower_bounds as lb
-from dme_check_verdicts import thesis_verdict as _verdict
+from check_verdicts import verdict
+
+
+def _verdict(name: str) -> str:
+    return verdict(f"thesis.{name}")
+
 
 CHECKS = {"dme_lower_bound_steps": "confirmed", "erratum_thm363_step_e": "erratum",
           "thm364_central_lower": "confirmed"}
