@@ -4,7 +4,7 @@ rotation laws (2^d sign vectors, Fractions), a seeded Monte Carlo at d = 1024, n
 Oracles written here: the per-coordinate law of w_j = (H_d D x)_j/sqrt(d) by enumerating every sign
 vector with Fractions (own Sylvester matrix); the max law of :func:`bcdp.dme.l2.rotated_linf_law`
 (itself an enumeration); the defining equation 2 n d exp(-r^2 d/(2 r2^2)) = beta in mpmath at 50 digits;
-an exact binomial tail (Fractions) for the Monte Carlo threshold.
+an exact binomial tail (Fractions, the shared helper of the Lemma 30 check) for the Monte Carlo threshold.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import mpmath
 import numpy as np
 import pytest
 
+from bcdp.checks.partial_dp.lemma30_heavy_hitter_utility import binomial_upper_quantile
 from bcdp.core.errors import FloatRefusedError, InvalidInputError
 from bcdp.dme import l2
 from bcdp.dme.hoeffding_clip import hoeffding_clip_radius, hoeffding_clip_radius_float
@@ -146,16 +147,6 @@ def test_validity_conditions_both_sides():
     assert hoeffding_clip_radius_float(1, 4, 1, 1e-12) > 0
 
 
-def _binomial_upper_quantile(trials: int, p: Fraction, alpha: Fraction) -> int:
-    """Smallest k with P(Binom(trials, p) > k) <= alpha, exact."""
-    tail = Fraction(1)
-    for k in range(trials + 1):
-        tail -= math.comb(trials, k) * p ** k * (1 - p) ** (trials - k)
-        if tail <= alpha:
-            return k
-    return trials
-
-
 def test_monte_carlo_clip_frequency_at_d1024_n1000():
     """Seeded: n = 1000 clients uniform on the unit sphere of R^1024, T = 40 shared rotations.  If P[clip] <= beta
     = 1/100, the number of clipping rotations exceeds k (exact binomial quantile) with probability <= 1e-6 (the
@@ -165,7 +156,7 @@ def test_monte_carlo_clip_frequency_at_d1024_n1000():
     x = rng.standard_normal((n, d))
     x /= np.linalg.norm(x, axis=1, keepdims=True)
     peaks = np.concatenate([l2.rotation_max_linf_float(x, rng, 4) for _ in range(trials // 4)])
-    k = _binomial_upper_quantile(trials, Fraction(1, 100), Fraction(1, 10 ** 6))
+    k = binomial_upper_quantile(trials, Fraction(1, 100), Fraction(1, 10 ** 6))
     r = hoeffding_clip_radius_float(1, d, n, "1/100")
     assert int((peaks > r).sum()) <= k
     wrong = math.sqrt(2 * math.log(2 / 0.01) / d)

@@ -51,7 +51,7 @@ import numpy as np
 from bcdp.dme import l2, linf
 from bcdp.dme.hoeffding_clip import hoeffding_clip_radius_float
 from bcdp.dme.privunit import privunit_best_float
-from bcdp.repro.dme_figures import _loglog_interpolate
+from bcdp.repro.loglog import loglog_interpolate
 
 __all__ = [
     "FIG32C_D", "FIG32C_M", "FIG32C_S", "FIG32C_V", "FIG32C_V_HOEFFDING", "fig32c_table", "mms_l2_central_epsilon", "padded_dimension", "plot_fig32c",
@@ -158,7 +158,7 @@ def fig32c_table() -> dict[str, Any]:
                 for v in grid:
                     eps, alpha = mms_l2_central_epsilon(d, s, FIG32C_M, v)
                     b = mms_l2_mse_bound(d, s, FIG32C_M, v, r_inf=r_inf, given_no_clipping=label == "Hoeffding r_inf")
-                    base = _loglog_interpolate(curve, eps)
+                    base = loglog_interpolate(curve, eps)
                     ratio = b["mse"] / base
                     wins.append(ratio < 1)
                     best[label] = min(best.get(label, math.inf), ratio)

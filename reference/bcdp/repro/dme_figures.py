@@ -29,7 +29,6 @@ quantizer's clamp, pi = 1) flips every level's bit, so the per-level worst ratio
 
 from __future__ import annotations
 
-import math
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
@@ -39,6 +38,7 @@ import sympy
 from bcdp.core.numbers import to_fraction
 from bcdp.dme import binary_vector as bv
 from bcdp.dme import hadamard, l2, linf
+from bcdp.repro.loglog import loglog_interpolate
 
 __all__ = [
     "FIG32A_EPS0", "FIG32A_M", "FIG32A_R", "fig32a_table", "fig32b_table", "mms_central_epsilon", "laplace_mse", "linf_scalar_epsilon",
@@ -167,16 +167,6 @@ def mms_central_epsilon(m: int, v: float, n: int = FIG32B_N, delta: float = FIG3
     return rdp_eps(total, 1, delta)
 
 
-def _loglog_interpolate(curve: list[tuple[Any, Any]], eps: float) -> float:
-    """Linear interpolation in log-log of a curve of (eps, MSE) points with increasing eps (nan outside its
-    eps range): the 'SMS MSE at the same central eps' of Fig. 3.2(b) and (c)."""
-    for (e1, m1), (e2, m2) in zip(curve, curve[1:]):
-        if e1 <= eps <= e2 and e2 > e1:
-            t = (math.log(eps) - math.log(e1)) / (math.log(e2) - math.log(e1))
-            return math.exp((1 - t) * math.log(float(m1)) + t * math.log(float(m2)))
-    return math.nan
-
-
 def fig32b_table() -> dict[str, Any]:
     """Thesis Fig. 3.2(b) (Sec. 3.8, shuffled scalar): MSE of the mean vs central eps, n = 1000, delta = 1e-5."""
     from bcdp.shuffle.baselines import clones_numerical
@@ -192,7 +182,7 @@ def fig32b_table() -> dict[str, Any]:
         for v in FIG32B_V:
             eps, alpha = mms_central_epsilon(m, v)
             mse = linf_scalar_worst_mse(m, sympy.Rational(str(v))) / FIG32B_N
-            base = _loglog_interpolate([(e, mm) for e, mm, _ in sms], eps)
+            base = loglog_interpolate([(e, mm) for e, mm, _ in sms], eps)
             rows.append([f"MMS R^linf m={m}", str(m), repr(v), repr(eps), repr(float(alpha)), _n(mse),
                          repr(base), repr(float(mse) / base)])
     for eps, mse, e0 in sms:
