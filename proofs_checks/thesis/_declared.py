@@ -65,12 +65,17 @@ CLAIMS: tuple[ClaimSpec, ...] = (
             "`tables/dme_fig3_2c.csv`, `tables/dme_fig3_2c.png`",
             "`tests/dme/test_dme_fig32c_table.py`",
             "`tests/dme/test_dme_privunit.py`",
+            "`tests/dme/test_dme_hoeffding_clip.py` (the Hoeffding clip radius of `bcdp.dme.hoeffding_clip`)",
         ),
         status="not reproduced: with m = 4, v in {50, ..., 800}, r2 = 1, Thm 5.3.1 RDP summed over the "
                "ceil(D/a) informative blocks and the 4 levels, CKS, the MMS MSE upper bound is 75x to 2200x "
-               "PrivUnit2 (best eps0 split) + FMT21 clones at the same central eps, for d = 1000 and d = 300 "
-               "alike (the R^Bin sampling term (a-1) D g/n and the factor 4 r_inf^2 D dominate); the MMS "
-               "MSE is an upper bound from the exact l_inf variance, not a worst case",
+               "PrivUnit2 (best eps0 split) + FMT21 clones at the same central eps with Thm 3.6.5's clip radius "
+               "or r_inf = r2, for d = 1000 and d = 300 alike; with the provable Hoeffding radius "
+               "r2 sqrt(2 log(2 n D/beta)/D) (~7x smaller, ~48x less MSE; bound given no clipping, probability "
+               ">= 1 - beta) and v in {50, ..., 1600}, MMS is still 2.97x to 60x worse (best at d = 1000, "
+               "s = 250, v = 400, central eps 3.9): the composed privacy term dominates at small eps and the "
+               "floor 4 r_inf^2 D ((a-1) g(1) + 4^-m)/n (0.10 to 0.26) exceeds PrivUnit's MSE at large eps; "
+               "the MMS MSE is an upper bound from the exact l_inf variance, not a worst case",
     ),
     ClaimSpec(
         id="THESIS-Alg3.5.2-weights",

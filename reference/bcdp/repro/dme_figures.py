@@ -38,6 +38,7 @@ import sympy
 from bcdp.core.numbers import to_fraction
 from bcdp.dme import binary_vector as bv
 from bcdp.dme import hadamard, l2, linf
+from bcdp.repro.loglog import loglog_interpolate
 
 __all__ = [
     "FIG32A_EPS0", "FIG32A_M", "FIG32A_R", "fig32a_table", "fig32b_table", "mms_central_epsilon", "laplace_mse", "linf_scalar_epsilon",
@@ -171,27 +172,17 @@ def fig32b_table() -> dict[str, Any]:
     from bcdp.shuffle.baselines import clones_numerical
 
     r = FIG32A_R
-    import math
-
     sms = []
     for e0 in FIG32B_LAPLACE_EPS0:
         eps = float(clones_numerical(e0, FIG32B_N, FIG32B_DELTA).upper)
         sms.append((eps, laplace_mse(sympy.Rational(str(e0)), r) / FIG32B_N, e0))
-
-    def sms_at(eps: float) -> float:
-        """log-log linear interpolation of the SMS curve (nan outside its eps range)."""
-        for (e1, m1, _), (e2, m2, _) in zip(sms, sms[1:]):
-            if e1 <= eps <= e2:
-                t = (math.log(eps) - math.log(e1)) / (math.log(e2) - math.log(e1))
-                return math.exp((1 - t) * math.log(float(m1)) + t * math.log(float(m2)))
-        return math.nan
 
     rows = []
     for m in FIG32B_M:
         for v in FIG32B_V:
             eps, alpha = mms_central_epsilon(m, v)
             mse = linf_scalar_worst_mse(m, sympy.Rational(str(v))) / FIG32B_N
-            base = sms_at(eps)
+            base = loglog_interpolate([(e, mm) for e, mm, _ in sms], eps)
             rows.append([f"MMS R^linf m={m}", str(m), repr(v), repr(eps), repr(float(alpha)), _n(mse),
                          repr(base), repr(float(mse) / base)])
     for eps, mse, e0 in sms:
