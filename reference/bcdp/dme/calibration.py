@@ -179,7 +179,8 @@ def achieved_epsilon(v2: Any, s: Any, n: Any, delta: Any) -> Certified:
     """The eps certified for v by Lemma 3.3.2 (slope rho = 48 v^2/(s n) on alpha <= alpha_max) and the
     project's certified CKS zCDP -> DP conversion (``zcdp_to_dp(..., alpha_max=...)``).  rho is
     passed as a rational upper bound (60 digits) and alpha_max as a float rounded down, both sound;
-    ValidityConditionError when alpha_max <= 1 (Lemma 3.3.2 gives no order)."""
+    ValidityConditionError when alpha_max <= 1 (Lemma 3.3.2 gives no order), or when alpha_max is so
+    close to 1 that the rounded-down cap is <= 1 (no certifiable order above 1)."""
     rho = shuffled_rho(v2, s, n)
     a_max = num(lemma332_alpha_max(v2, s, n))
     if a_max <= 1:
@@ -187,11 +188,16 @@ def achieved_epsilon(v2: Any, s: Any, n: Any, delta: Any) -> Certified:
     with mpmath.workdps(DPS + 20):
         man, exp = (num(rho) * (1 + mpmath.mpf(10) ** -30)).man_exp
     rho_up = Fraction(man) * Fraction(2) ** exp
-    if not decide_le(rho, sympy.Rational(rho_up.numerator, rho_up.denominator)):
+    # relative check: rho_up/rho - 1 ~ 1e-30 is decided at any scale of rho (an absolute difference
+    # rho_up - rho falls under decide_le's 1e-40 margin once rho < 1e-10)
+    if not decide_le(rho / sympy.Rational(rho_up.numerator, rho_up.denominator), 1):
         raise UndecidedComparison("rho upper bound not certified")
     cap = float(a_max * (1 - mpmath.mpf(10) ** -12))
+    if cap <= 1:
+        raise ValidityConditionError(f"Lemma 3.3.2 gives no certifiable order alpha > 1: alpha_max = "
+                                     f"{mpmath.nstr(a_max, 17)}")
     d = to_fraction(delta, "delta")
-    return zcdp_to_dp(rho_up, d, "cks", alpha_max=cap if cap > 1 else None)
+    return zcdp_to_dp(rho_up, d, "cks", alpha_max=cap)
 
 
 # -- (3.34) ---------------------------------------------------------------------------------------
