@@ -11,7 +11,7 @@ from fractions import Fraction as F
 import mpmath
 import numpy as np
 import pytest
-from bcdp.core.errors import FloatRefusedError, InvalidInputError
+from bcdp.core.errors import FloatRefusedError, InvalidInputError, ValidityConditionError, WrongTypeError
 from bcdp.dme import two_rr as tr
 
 
@@ -102,3 +102,24 @@ def test_sampler_never_flips_at_p_zero_even_on_a_zero_draw():
     gamma, y = tr.sample_two_rr(_generator_drawing_zero_first(), np.array([0, 1, 1]), 0)
     assert gamma.tolist() == [False, False, False]
     assert y.tolist() == [0.0, 1.0, 1.0]
+
+
+def test_input_checks_name_their_argument():
+    assert _raised(ValidityConditionError, tr.check_p, F(1, 2)) \
+        == "p = 1/2 is outside [0, 1/2), the range of thesis Thm 2.4.1 (2RR)"
+    assert _raised(FloatRefusedError, tr.check_p, 0.2).startswith("p: floats are refused")
+    assert _raised(FloatRefusedError, tr.two_rr_law, 0, 0.2).startswith("p: floats are refused")
+    assert _raised(WrongTypeError, tr.check_bit, True) == "b must be the int 0 or 1, got bool True"
+    assert _raised(InvalidInputError, tr.check_bit, 2) == "b must be 0 or 1, got 2"
+    assert _raised(WrongTypeError, tr.two_rr_law, 1.0, F(1, 5)) == "b must be the int 0 or 1, got float 1.0"
+    assert _raised(ValidityConditionError, tr.budget_p, 0) == "v = 0 must be > 0 (thesis Lemma 2.4.1: 'for any v > 0')"
+    assert _raised(FloatRefusedError, tr.budget_p, 1.5).startswith("v: floats are refused")
+    assert _raised(FloatRefusedError, tr.budget_epsilon, 1.5).startswith("v: floats are refused")
+
+
+def test_rational_sqrt_on_squares_below_one_and_zero():
+    for r in (F(0), F(1, 2), F(3, 7), F(1), F(5, 2), F(12)):
+        assert tr.rational_sqrt(r * r) == r                 # squares built in the test
+    for x in (F(2), F(1, 2), F(3, 4), F(8, 9)):               # not squares of rationals
+        assert tr.rational_sqrt(x) is None
+    assert tr.rational_sqrt(F(-1, 4)) is None
