@@ -201,3 +201,84 @@ def test_aggregate_float_single_message_by_hand():
     # ((2 - 2)/2, (2 + 2)/2, (2 + 2)/2) = (0, 2, 2).
     out = hd.l1_hadamard_aggregate_float(np.array([0, 3]), np.array([1, -1], dtype=np.int8), 3, 1, 3)
     assert out.tolist() == [0.0, 2.0, 2.0]
+
+
+# -- the exact core: argument checks and hand-computed laws -----------------------------------------
+
+def test_padded_dimension_values_and_checks():
+    # the smallest power of 2 >= d, by hand.
+    for d, D in [(1, 1), (2, 2), (3, 4), (4, 4), (5, 8), (8, 8), (9, 16), (4096, 4096), (4097, 8192)]:
+        assert hd.padded_dimension(d) == D
+    assert hd.padded_dimension(np.int64(3)) == 4
+    with pytest.raises(InvalidInputError, match=r"^d must be an integer >= 1, got 0$"):
+        hd.padded_dimension(0)
+    with pytest.raises(WrongTypeError, match=r"^d must be an integer, got bool"):
+        hd.padded_dimension(True)
+    with pytest.raises(WrongTypeError, match=r"^d must be an integer, got float"):
+        hd.padded_dimension(2.0)
+
+
+def test_vector_radius_and_E_checks_name_their_argument():
+    with pytest.raises(InvalidInputError, match=r"^x\[1\]: "):
+        hd.l1_hadamard_law([0, "abc"], 1, 3)
+    with pytest.raises(InvalidInputError, match=r"^x must have dimension >= 1$"):
+        hd.l1_hadamard_law([], 1, 3)
+    with pytest.raises(WrongTypeError, match=r"^x must be a sequence of exact rationals, got str$"):
+        hd.l1_hadamard_law("01", 1, 3)
+    with pytest.raises(WrongTypeError, match=r"^x must be a sequence of exact rationals, got int$"):
+        hd.l1_hadamard_law(5, 1, 3)
+    with pytest.raises(InvalidInputError, match=r"^r1: "):
+        hd.l1_hadamard_law([0], "abc", 3)
+    for r1 in (0, -1):
+        with pytest.raises(InvalidInputError, match=rf"^r1 must be > 0, got {r1}$"):
+            hd.l1_hadamard_law([0], r1, 3)
+    with pytest.raises(InvalidInputError, match=r"^E: "):
+        hd.output_scale("abc")
+    for E in (1, F(1, 2), 0):
+        with pytest.raises(InvalidInputError, match=r"^E = e\^eps0 must be > 1"):
+            hd.output_scale(E)
+
+
+def test_output_scale_by_hand():
+    # c = (E+1)/(E-1): E = 2 gives 3, E = 3 gives 2, E = 5/3 gives (8/3)/(2/3) = 4.
+    assert hd.output_scale(2) == F(3)
+    assert hd.output_scale(3) == F(2)
+    assert hd.output_scale(F(5, 3)) == F(4)
+
+
+def test_exact_dimension_cap_both_sides():
+    cap = hd.MAX_EXACT_DIMENSION
+    coeffs = hd.hadamard_coefficients([0] * (cap - 1) + [1])
+    # <H(j), e_{cap-1}> = (-1)^{popcount(j & (cap-1))} = (-1)^{popcount(j)}.
+    assert len(coeffs) == cap
+    assert coeffs[:4] == (F(1), F(-1), F(-1), F(1))
+    with pytest.raises(InvalidInputError, match=r"^x: dimension 4097 pads beyond the exact cap 4096$"):
+        hd.hadamard_coefficients([0] * (cap + 1))
+
+
+def test_hadamard_coefficients_against_kron_sylvester():
+    x = [F(1, 3), F(-2, 5), F(0), F(7, 11), F(1, 2)]  # d = 5 pads to D = 8
+    H = _sylvester(8).astype(int)
+    expect = tuple(sum(F(int(H[j, i])) * (x[i] if i < 5 else 0) for i in range(8)) for j in range(8))
+    assert hd.hadamard_coefficients(x) == expect
+    assert hd.sylvester_hadamard(8) == tuple(tuple(int(v) for v in row) for row in H)
+    assert hd.sylvester_hadamard(1) == ((1,),)
+    assert hd.sylvester_hadamard(2) == ((1, 1), (1, -1))
+    for bad in (3, 6, 2 * hd.MAX_EXACT_DIMENSION):
+        with pytest.raises(InvalidInputError, match=r"^d must be a power of 2 at most 4096"):
+            hd.sylvester_hadamard(bad)
+    with pytest.raises(InvalidInputError, match=r"^d must be an integer >= 1, got 0$"):
+        hd.sylvester_hadamard(0)
+
+
+def test_law_by_hand_and_the_ball_boundary():
+    # d = 1, x = 1/2, r1 = 1, E = 3 (c = 2): P(0, +) = 1/2 + (1/2)/4 = 5/8.
+    assert hd.l1_hadamard_law([F(1, 2)], 1, 3) == {(0, 1): F(5, 8), (0, -1): F(3, 8)}
+    # d = 2, x = (1/2, 1/4): t = (3/4, 1/4); P(j, s) = (1/2 + s t_j / 4)/2.
+    assert hd.l1_hadamard_law([F(1, 2), F(1, 4)], 1, 3) == {
+        (0, 1): F(11, 32), (0, -1): F(5, 32), (1, 1): F(9, 32), (1, -1): F(7, 32)}
+    # ||x||_1 = r1 exactly is inside the ball; just outside it is refused.
+    law = hd.l1_hadamard_law([F(1, 2), F(-1, 2)], 1, 3)
+    assert law[(1, 1)] == F(3, 8) and law[(1, -1)] == F(1, 8) and law[(0, 1)] == F(1, 4)
+    with pytest.raises(InvalidInputError, match=r"^x is outside the l1 ball B_1\(r1\): \|\|x\|\|_1 = 1 > r1 = 99/100"):
+        hd.l1_hadamard_law([F(1, 2), F(-1, 2)], F(99, 100), 3)
