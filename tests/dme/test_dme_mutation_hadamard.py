@@ -282,3 +282,14 @@ def test_law_by_hand_and_the_ball_boundary():
     assert law[(1, 1)] == F(3, 8) and law[(1, -1)] == F(1, 8) and law[(0, 1)] == F(1, 4)
     with pytest.raises(InvalidInputError, match=r"^x is outside the l1 ball B_1\(r1\): \|\|x\|\|_1 = 1 > r1 = 99/100"):
         hd.l1_hadamard_law([F(1, 2), F(-1, 2)], F(99, 100), 3)
+
+
+def test_sylvester_at_the_exact_cap():
+    # d = 4096 = MAX_EXACT_DIMENSION is accepted (8192 is refused above); entries against the closed
+    # form H[i][j] = (-1)^{popcount(i & j)} of the Sylvester recursion.
+    cap = hd.MAX_EXACT_DIMENSION
+    H = hd.sylvester_hadamard(cap)
+    assert len(H) == cap and all(len(H[i]) == cap for i in (0, 1, cap - 1))
+    for i, j in [(0, 0), (1, 4095), (4095, 4095), (2048, 2049), (1234, 3071), (4095, 1)]:
+        assert H[i][j] == (-1) ** bin(i & j).count("1")
+    del H
