@@ -246,8 +246,8 @@ def inverse_rotate_float(w: Any, signs: Any) -> np.ndarray:
     arr = np.atleast_2d(np.asarray(w, dtype=np.float64))
     s = np.asarray(signs, dtype=np.float64)
     d = arr.shape[1]
-    if s.shape != (d,) or d & (d - 1):
-        raise InvalidInputError("signs must have the row length d, a power of 2")
+    if s.shape != (d,) or d & (d - 1) or not np.all(np.abs(s) == 1):
+        raise InvalidInputError("signs must be a +-1 vector whose length d (a power of 2) is the row length")
     return _fwht(arr) * s / np.sqrt(d)
 
 
