@@ -212,3 +212,226 @@ def test_l2_mechanism_refuses_bad_inputs_with_its_message():
     assert str(exc.value).startswith("r2: ")
     with pytest.raises(WrongTypeError):
         l2.l2_mechanism_float(np.array([[0.1, 0.2]]), 1, 0.5, None)
+
+
+# -- exact parts: boundaries, values by hand and the names in the one-line messages ----------------------
+
+import sympy  # noqa: E402
+from bcdp.core.errors import FloatRefusedError  # noqa: E402
+
+
+def _starts(exc_info, prefix: str) -> None:
+    assert str(exc_info.value).startswith(prefix), str(exc_info.value)
+
+
+def _same(a, b) -> bool:
+    return len(a) == len(b) and all(sympy.simplify(sympy.sympify(u) - sympy.sympify(v)) == 0 for u, v in zip(a, b))
+
+
+def test_rotation_matrix_signs_checks():
+    assert l2.rotation_matrix((1,)) == sympy.Matrix([[1]])
+    assert l2.rotation_matrix((-1,)) == sympy.Matrix([[-1]])
+    U = l2.rotation_matrix((np.int64(1), np.int64(-1)))
+    assert sympy.simplify(U - sympy.Matrix([[1, -1], [1, 1]]) / sympy.sqrt(2)) == sympy.zeros(2, 2)
+    assert l2.rotation_matrix([1] * 8).shape == (8, 8)  # exactly the cap
+    for bad, msg in (([1] * 16, "at most 8, got 16"), ([], "got 0"), ([1, 1, 1], "got 3"), ([1] * 6, "got 6")):
+        with pytest.raises(InvalidInputError, match=msg):
+            l2.rotation_matrix(bad)
+    for bad in ((1, 1.0), (1, True), (1, 0), (1, 2), (1, -2), (1, "1")):
+        with pytest.raises(InvalidInputError, match=r"^signs\[1\] must be the integer \+1 or -1"):
+            l2.rotation_matrix(bad)
+    for bad in ("11", b"11", 1, (s for s in (1, 1))):
+        with pytest.raises(WrongTypeError, match="signs must be a sequence"):
+            l2.rotation_matrix(bad)
+
+
+def test_rotate_and_inverse_rotate_by_hand():
+    # d = 2, H = [[1, 1], [1, -1]], D = diag(1, -1): U x = (x0 - x1, x0 + x1)/sqrt 2
+    r2 = sympy.sqrt(2)
+    assert _same(l2.rotate((1, 2), (1, -1)), (-1 / r2, 3 / r2))
+    # U^T w = D H w / sqrt 2 = (w0 + w1, -(w0 - w1))/sqrt 2
+    assert _same(l2.inverse_rotate((1, 2), (1, -1)), (3 / r2, 1 / r2))
+    assert _same(l2.rotate((r2, sympy.Rational(1, 3)), (1, 1)), (r2 / r2 + sympy.Rational(1, 3) / r2,
+                                                                (r2 - sympy.Rational(1, 3)) / r2))
+    with pytest.raises(InvalidInputError, match=r"^x\[0\] must be a real number"):
+        l2.rotate((sympy.I, 0), (1, 1))
+    with pytest.raises(FloatRefusedError) as e:
+        l2.rotate((F(1), 0.5), (1, 1))
+    _starts(e, "x[1]: floats are refused")
+    with pytest.raises(FloatRefusedError) as e:
+        l2.inverse_rotate((F(1), 0.5), (1, 1))
+    _starts(e, "w[1]: floats are refused")
+    with pytest.raises(InvalidInputError, match=r"^x must have dimension d = 2, got 3$"):
+        l2.rotate((1, 2, 3), (1, 1))
+    with pytest.raises(InvalidInputError, match=r"^w must have dimension d = 2, got 1$"):
+        l2.inverse_rotate((1,), (1, 1))
+    for bad in ("12", 5):
+        with pytest.raises(WrongTypeError, match="x must be a sequence"):
+            l2.rotate(bad, (1, 1))
+        with pytest.raises(WrongTypeError, match="w must be a sequence"):
+            l2.inverse_rotate(bad, (1, 1))
+
+
+def test_clip_radius_checks_and_value():
+    assert sympy.simplify(l2.clip_radius(1, 1, 1, F(1, 2)) - 10 * sympy.sqrt(sympy.log(2))) == 0
+    assert sympy.simplify(l2.clip_radius(F(1, 2), np.int64(4), np.int64(3), F(1, 5))
+                          - 5 * sympy.sqrt(sympy.log(60) / 4)) == 0
+    for name, args in (("d", (1, 0, 1, F(1, 2))), ("d", (1, True, 1, F(1, 2))), ("d", (1, 2.0, 1, F(1, 2))),
+                       ("n", (1, 1, 0, F(1, 2))), ("n", (1, 1, False, F(1, 2))), ("n", (1, 1, "2", F(1, 2)))):
+        with pytest.raises(InvalidInputError, match=f"^{name} must be an integer >= 1"):
+            l2.clip_radius(*args)
+    for r2 in (0, -1):
+        with pytest.raises(InvalidInputError, match="^r2 must be > 0"):
+            l2.clip_radius(r2, 1, 1, F(1, 2))
+    with pytest.raises(FloatRefusedError) as e:
+        l2.clip_radius(1.0, 1, 1, F(1, 2))
+    _starts(e, "r2: floats are refused")
+    with pytest.raises(FloatRefusedError) as e:
+        l2.clip_radius(1, 1, 1, 0.5)
+    _starts(e, "beta: floats are refused")
+    l2.clip_radius(1, 1, 1, F(1, 10**9))
+    l2.clip_radius(1, 1, 1, 1 - F(1, 10**9))
+
+
+def test_clip_keeps_the_ends_and_refuses_a_non_positive_radius():
+    r = sympy.Rational(1, 2)
+    assert l2.clip((F(1, 2), F(-1, 2), F(1, 2) + F(1, 10**9), -F(1, 2) - F(1, 10**9), 0), r) == (r, -r, r, -r, 0)
+    assert l2.clip((sympy.sqrt(2),), 2) == (sympy.sqrt(2),)
+    assert l2.clip((), 1) == ()
+    for bad in (0, -1):
+        with pytest.raises(InvalidInputError, match="^the clip radius must be > 0"):
+            l2.clip((0,), bad)
+    with pytest.raises(FloatRefusedError) as e:
+        l2.clip((F(0), 0.5), 1)
+    _starts(e, "w[1]: floats are refused")
+    with pytest.raises(FloatRefusedError) as e:
+        l2.clip((0,), 0.5)
+    _starts(e, "r: floats are refused")
+
+
+def test_two_point_law_by_hand():
+    """d = 1, w = 1/4, r = 1/2, E = 3: c = 2, P[+] = 1/2 + (1/4)/(2 (1/2) 2) = 5/8, outputs +-r c = +-1."""
+    law = l2.two_point_linf_law((F(1, 4),), F(1, 2), 3)
+    assert law == [(sympy.Rational(5, 8), (1,)), (sympy.Rational(3, 8), (-1,))]
+    assert l2.two_point_linf_law((F(1, 4),), F(1, 2)) == law  # default E = 3
+    # E = 2: c = 3; d = 2, w = (r, -r) at both ends: P = (1/2 + 1/6)(1/2 + 1/6) for (+, -), etc.
+    law2 = dict((tuple(v), p) for p, v in l2.two_point_linf_law((1, -1), 1, 2))
+    assert law2 == {(3, 3): F(2, 3) * F(1, 3), (3, -3): F(2, 3) ** 2, (-3, 3): F(1, 3) ** 2, (-3, -3): F(1, 3) * F(2, 3)}
+    assert len(l2.two_point_linf_law((0,) * 8, 1, 3)) == 256  # d = 8, the cap
+    with pytest.raises(InvalidInputError, match="need 1 <= d <= 8, got 9"):
+        l2.two_point_linf_law((0,) * 9, 1, 3)
+    with pytest.raises(InvalidInputError, match="need 1 <= d <= 8, got 0"):
+        l2.two_point_linf_law((), 1, 3)
+    with pytest.raises(InvalidInputError, match="^E must be > 1, got 1$"):
+        l2.two_point_linf_law((0,), 1, 1)
+    tiny = F(1, 10**6)
+    l2.two_point_linf_law((0,), 1, 1 + tiny)
+    for w in ((1 + tiny,), (-1 - tiny,)):
+        with pytest.raises(InvalidInputError, match=r"^w\[0\] = .* is outside \[-r, r\]"):
+            l2.two_point_linf_law(w, 1, 3)
+    for args, prefix in ((((0,), 1, 3.0), "E: floats"), (((0,), 1.0, 3), "r: floats"), (((F(0), 0.5), 1, 3), "w[1]: floats")):
+        with pytest.raises(FloatRefusedError) as e:
+            l2.two_point_linf_law(*args)
+        _starts(e, prefix)
+
+
+def test_l2_estimate_law_default_step_and_law_mean_by_hand():
+    """d = 1: U = (s), so w = s x, clipped at r; the stand-in at E = 3 and U^T = (s)."""
+    x, r = (F(1, 4),), F(1, 2)
+    got = {tuple(v): p for p, v in l2.l2_estimate_law(x, (1,), r)}
+    assert got == {(1,): sympy.Rational(5, 8), (-1,): sympy.Rational(3, 8)}
+    got = {tuple(v): p for p, v in l2.l2_estimate_law(x, (-1,), r)}
+    assert got == {(1,): sympy.Rational(5, 8), (-1,): sympy.Rational(3, 8)}  # w = -1/4: P[+] = 3/8, then * -1
+    # clipping: x = 1 > r = 1/2 -> w = 1/2, P[+] = 1/2 + 1/4, outputs +-1
+    got = {tuple(v): p for p, v in l2.l2_estimate_law((1,), (1,), r)}
+    assert got == {(1,): sympy.Rational(3, 4), (-1,): sympy.Rational(1, 4)}
+    law = [(sympy.Rational(1, 4), (1, 2)), (sympy.Rational(3, 4), (3, -2))]
+    assert l2.law_mean(law) == (sympy.Rational(5, 2), -1)
+    assert l2.law_mean([(sympy.Integer(1), (sympy.sqrt(2), 0))]) == (sympy.sqrt(2), 0)
+
+
+def test_rotated_linf_law_by_hand_and_caps():
+    # d = 2, x = (1/2, 1/3): H D x = (1/2 + s/3, 1/2 - s/3), peak 5/6 for both signs: value 25/72
+    assert l2.rotated_linf_law((F(1, 2), F(1, 3))) == {F(25, 72): F(1)}
+    # d = 4, x = e_0 + e_1: H D x = (1 + s1, 1 - s1, 1 + s1, 1 - s1) up to the sign: peak 2, value 4/4 = 1
+    assert l2.rotated_linf_law((1, 1, 0, 0)) == {F(1): F(1)}
+    # d = 4, x = (1, 1, 1, 0): H D x = (1 + s1 + s2, 1 - s1 + s2, 1 + s1 - s2, 1 - s1 - s2), one entry is
+    # +-3 for every (s1, s2): value 9/4 surely
+    assert l2.rotated_linf_law((1, 1, 1, 0)) == {F(9, 4): F(1)}
+    # d = 4, x = (1, 1, 1, 1): D x = s; ||H s||^2 = 16 with even entries, so either one entry +-4 (s = +-a row
+    # of H: 4 of the 8 sign vectors with s0 = 1) or four entries +-2: values 16/4 and 4/4, each w.p. 1/2
+    assert l2.rotated_linf_law((1, 1, 1, 1)) == {F(4): F(1, 2), F(1): F(1, 2)}
+    law16 = l2.rotated_linf_law((1,) + (0,) * 15)  # d = 16, the cap: ||U e_0||_inf^2 = 1/16 always
+    assert law16 == {F(1, 16): F(1)}
+    for bad in ((0,) * 32, (), (0,) * 3, (0,) * 12):
+        with pytest.raises(InvalidInputError, match="d must be a power of 2 at most 16"):
+            l2.rotated_linf_law(bad)
+    assert l2.rotated_linf_law((2 ** 30 - 1, 0)) == {F((2 ** 30 - 1) ** 2, 2): F(1)}
+    with pytest.raises(InvalidInputError, match="numerators too large"):
+        l2.rotated_linf_law((2 ** 30, 0))
+    with pytest.raises(InvalidInputError, match="numerators too large"):
+        l2.rotated_linf_law((F(1, 2 ** 30), F(1, 3)))  # L = 3 * 2^30, X = (3, 2^30)
+    with pytest.raises(WrongTypeError):
+        l2.rotated_linf_law("12")
+    with pytest.raises(FloatRefusedError) as e:
+        l2.rotated_linf_law((F(0), 0.5))
+    _starts(e, "x[1]: floats are refused")
+
+
+def test_rotation_tail_is_strict_at_the_values():
+    x = (1, 1, 1, 1)  # law {4: 1/2, 1: 1/2}
+    assert l2.rotation_tail(x, 4) == 0
+    assert l2.rotation_tail(x, 4 - F(1, 10**9)) == F(1, 2)
+    assert l2.rotation_tail(x, 1) == F(1, 2)
+    assert l2.rotation_tail(x, 1 - F(1, 10**9)) == 1
+    assert l2.rotation_tail(x, 0) == 1
+    assert l2.rotation_tail((0, 0), 0) == 0
+    with pytest.raises(InvalidInputError, match="^t_squared must be >= 0"):
+        l2.rotation_tail(x, -F(1, 10**9))
+    with pytest.raises(FloatRefusedError) as e:
+        l2.rotation_tail(x, 0.5)
+    _starts(e, "t_squared: floats are refused")
+
+
+# -- float twins: clip radius, the Walsh-Hadamard transform, the Thm 3.6.5 sampler --------------------------
+
+def test_clip_radius_float_value_and_checks():
+    assert l2.clip_radius_float(1, 1, 1, 0.5) == pytest.approx(10 * math.sqrt(math.log(2)), rel=1e-15)
+    assert l2.clip_radius_float(0.5, 4, 3, 0.2) == pytest.approx(5 * math.sqrt(math.log(60) / 4), rel=1e-15)
+    l2.clip_radius_float(1, 1, 1, 1e-300)
+    l2.clip_radius_float(1, 1, 1, np.nextafter(1.0, 0.0))
+    for args in ((0, 1, 1, 0.5), (-1, 1, 1, 0.5), (1, 1, 1, 0), (1, 1, 1, 1), (1, 1, 1, -0.5), (1, 1, 1, 1.5),
+                 (1, 0, 1, 0.5), (1, 1, 0, 0.5)):
+        with pytest.raises(InvalidInputError, match=r"^need r2 > 0, beta in \(0, 1\), d, n >= 1$"):
+            l2.clip_radius_float(*args)
+    with pytest.raises(InvalidInputError) as e:
+        l2.clip_radius_float("x", 1, 1, 0.5)
+    _starts(e, "r2: ")
+    with pytest.raises(InvalidInputError) as e:
+        l2.clip_radius_float(1, 1, 1, "x")
+    _starts(e, "beta: ")
+
+
+def test_rotate_float_matches_the_oracle_up_to_d_16():
+    rng = np.random.default_rng(3654)
+    for d in (2, 4, 8, 16):
+        x = rng.integers(-50, 50, size=(3, d)) / 64.0  # dyadic: exact Fractions below
+        s = np.where(rng.random(d) < 0.5, -1, 1)
+        got = l2.rotate_float(x, s)
+        for i in range(3):
+            row = [F(v) for v in x[i]]
+            assert np.allclose(got[i], oracle_rotate(row, list(s)), rtol=0, atol=1e-13)
+            assert np.allclose(l2.inverse_rotate_float(x[i:i + 1], s)[0], oracle_inverse(row, list(s)), rtol=0,
+                               atol=1e-13)
+
+
+def test_rotation_max_linf_float_deterministic_cases():
+    rng = np.random.default_rng(3655)
+    assert l2.rotation_max_linf_float(np.array([[0.5], [-2.0]]), rng, 5).tolist() == [2.0] * 5  # d = 1
+    got = l2.rotation_max_linf_float(np.array([[1.0, 0.0]]), rng, 7)  # U e_0 = s0 (1, 1)/sqrt 2
+    assert got.shape == (7,) and np.allclose(got, 1 / math.sqrt(2), rtol=0, atol=1e-15)
+    # x = (1, 1, 0, 0)/4 (d = 4): peak of |H D x| is 2/4 whatever the signs: ||U x||_inf = 1/4
+    got = l2.rotation_max_linf_float(np.array([[0.25, 0.25, 0.0, 0.0], [0.0, 0.0, 0.0, 0.125]]), rng, 9)
+    assert np.allclose(got, 0.25, rtol=0, atol=1e-15)
+    with pytest.raises(WrongTypeError):
+        l2.rotation_max_linf_float(np.array([[1.0]]), np.random.RandomState(0), 3)

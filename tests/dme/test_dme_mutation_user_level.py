@@ -202,3 +202,181 @@ def test_mean_scalar_float_refuses_bad_samples_and_E_half():
     with pytest.raises(WrongTypeError) as exc:
         ul.mean_scalar_float(np.array([[0.5]]), 4, 1, True, rng)
     assert str(exc.value).startswith("E_half: ")
+
+
+# -- input checks: boundaries and the names in the one-line messages -------------------------------------
+
+def _starts(exc_info, prefix: str) -> None:
+    assert str(exc_info.value).startswith(prefix), str(exc_info.value)
+
+
+def test_exact_inputs_name_the_offending_argument():
+    with pytest.raises(FloatRefusedError) as e:
+        ul.number_of_bins(4.0, 1)
+    _starts(e, "B: floats are refused")
+    with pytest.raises(FloatRefusedError) as e:
+        ul.number_of_bins(4, 1.0)
+    _starts(e, "tau: floats are refused")
+    with pytest.raises(FloatRefusedError) as e:
+        ul.user_mean([F(1), 0.5], 4)
+    _starts(e, "x[1]: floats are refused")
+    with pytest.raises(FloatRefusedError) as e:
+        ul.nearest_bin(0.5, 4, 1)
+    _starts(e, "y: floats are refused")
+    with pytest.raises(FloatRefusedError) as e:
+        ul.range_failure_probability([F(0), 0.5], 4, 1, 3)
+    _starts(e, "y[1]: floats are refused")
+    with pytest.raises(FloatRefusedError) as e:
+        ul.range_user_output((0, 1), 4, 3.0)
+    _starts(e, "E: floats are refused")
+    with pytest.raises(FloatRefusedError) as e:
+        ul.thm371_beta(10, 4, 1, 3.0)
+    _starts(e, "E_half: floats are refused")
+    with pytest.raises(FloatRefusedError) as e:
+        ul.thm371_beta(10, 4, 1, 3, gamma=0.5)
+    _starts(e, "gamma: floats are refused")
+    with pytest.raises(InvalidInputError) as e:
+        ul.number_of_bins(0, 1)
+    _starts(e, "B must be > 0, got 0")
+    with pytest.raises(InvalidInputError) as e:
+        ul.number_of_bins(1, -1)
+    _starts(e, "tau must be > 0, got -1")
+    with pytest.raises(InvalidInputError) as e:
+        ul.range_user_output((0, 1), 4, 1)
+    _starts(e, "E = e^eps must be > 1")
+    with pytest.raises(InvalidInputError) as e:
+        ul.thm371_beta(10, 4, 1, 1)
+    _starts(e, "E_half = e^eps must be > 1")
+
+
+def test_exact_boundaries():
+    tiny = F(1, 10**9)
+    assert ul.number_of_bins(tiny, tiny) == 1            # k = 1 (B = tau), any positive scale
+    assert ul.number_of_bins(64, 1) == 64                # exactly the cap
+    assert ul.number_of_bins(F(1, 2), F(1, 128)) == 64
+    for B, tau in ((128, 1), (3, 1), (F(9, 2), 1), (1, 2), (6, 1), (12, 1)):
+        with pytest.raises(InvalidInputError):
+            ul.number_of_bins(B, tau)
+    assert ul.bin_midpoints(2, F(1, 2)) == (F(-3, 2), F(-1, 2), F(1, 2), F(3, 2))
+    assert ul.bin_midpoints(1, 1) == (F(0),)
+    assert ul.range_user_output((0, 1), 1, 1 + tiny) == ((2 + tiny) / tiny,)  # E just above 1
+    # samples at +-B are inside, just beyond is refused; non-sequences are refused by type
+    assert ul.user_mean([F(-4), F(4), F(4)], 4) == F(4, 3)
+    with pytest.raises(InvalidInputError, match=r"^x\[1\] = 4000000001/1000000000 is outside"):
+        ul.user_mean([F(0), 4 + F(1, 10**9)], 4)
+    with pytest.raises(InvalidInputError, match="m >= 1"):
+        ul.user_mean([], 4)
+    for bad in ("12", b"12", 3):
+        with pytest.raises(WrongTypeError):
+            ul.user_mean(bad, 4)
+    with pytest.raises(InvalidInputError):
+        ul.user_mean([1], 0)
+    assert ul.nearest_bin(4, 4, 1) == 3 and ul.nearest_bin(-4, 4, 1) == 0
+    with pytest.raises(InvalidInputError, match="outside"):
+        ul.nearest_bin(-4 - tiny, 4, 1)
+    assert ul.nearest_bin(F(1, 2), 2, F(1, 2)) == 2 and ul.nearest_bin(0, 2, F(1, 2)) == 1  # tie -> lower
+
+
+def test_range_user_law_is_the_hadamard_law_of_the_nearest_bin():
+    """P[(j, s)] = (1/k)(1/2 + s h(j, nu)/(2c)) with nu the nearest bin of the user mean (by hand)."""
+    B, tau, E = F(2), F(1, 2), F(5, 2)
+    c = (E + 1) / (E - 1)
+    for samples in ([F(2)], [F(-2), F(1)], [F(0)], [F(1, 4), F(1, 2)]):
+        y = sum(samples, F(0)) / len(samples)
+        nu = nearest(y, B, tau)
+        expected = {(j, s): F(1, 4) * (F(1, 2) + s * F(h(j, nu)) / (2 * c)) for j in range(4) for s in (1, -1)}
+        assert ul.range_user_law(samples, B, tau, E) == expected
+    with pytest.raises(InvalidInputError):
+        ul.range_user_law([F(0)], B, tau, 1)
+
+
+def test_failure_probability_caps_at_their_exact_values():
+    # n = 16 users is the cap (k = 2: C(19, 3) = 969 states); users at -2 and 2 are never missed at k = 2
+    assert ul.range_failure_probability([F(-2)] * 8 + [F(2)] * 8, 2, 1, 3)["any_tie"] == 0
+    with pytest.raises(InvalidInputError):
+        ul.range_failure_probability([F(0)] * 17, 2, 1, 3)
+    with pytest.raises(InvalidInputError):
+        ul.range_failure_probability([], 2, 1, 3)
+    assert ul.range_failure_probability([F(1)], 1, 1, 3) == {"lowest_index": 0, "any_tie": 0,
+                                                             "argmax_outside_occupied": 0}  # k = 1
+    with pytest.raises(InvalidInputError):
+        ul.range_failure_probability([F(0)], 4, 1, 1)
+
+
+def test_one_user_failure_probability_by_hand():
+    """One user at y = B = 2 (tau = 1/2, k = 4, nu = 3): the range of a_max misses y only for
+    a_max in {0, 1} (a_0 + 3 tau = 0 and a_1 + 3 tau = 1 are < 2).  With c = (E+1)/(E-1), the message
+    (j, s) has P = (1/4)(1/2 + s h(j, 3)/(2c)); s = +1 gives a_max = 0; s = -1 gives a_max = 0 for
+    j = 0, 1 for j in {1, 3} and 2 for j = 2."""
+    E = F(3)
+    c = (E + 1) / (E - 1)
+    P = {(j, s): F(1, 4) * (F(1, 2) + s * F(h(j, 3)) / (2 * c)) for j in range(4) for s in (1, -1)}
+    miss = sum(P[(j, 1)] for j in range(4)) + P[(0, -1)] + P[(1, -1)] + P[(3, -1)]
+    got = ul.range_failure_probability([F(2)], 2, F(1, 2), E)
+    assert got["lowest_index"] == miss == got["any_tie"]
+    assert got["argmax_outside_occupied"] == 1 - 0  # a_max is never bin 3 with one user
+
+
+def test_thm371_beta_parameter_boundaries():
+    assert ul.thm371_beta(1, 4, 1, 2, gamma=0) is not None
+    assert ul.thm371_beta(np.int64(5), 4, 1, 2, gamma=1) == 1
+    for n in (0, True, 2.0, "3", -1):
+        with pytest.raises(InvalidInputError, match="n must be an integer >= 1"):
+            ul.thm371_beta(n, 4, 1, 2)
+    for g in (F(-1, 10**9), 1 + F(1, 10**9)):
+        with pytest.raises(InvalidInputError, match=r"gamma must be in \[0, 1\]"):
+            ul.thm371_beta(10, 4, 1, 2, gamma=g)
+    with pytest.raises(InvalidInputError, match="B must be > 0"):
+        ul.thm371_beta(10, 0, 1, 2)
+    with pytest.raises(InvalidInputError, match="tau must be > 0"):
+        ul.thm371_beta(10, 4, 0, 2)
+
+
+def test_max_likelihood_ratio_by_hand():
+    p = {"a": F(1, 2), "b": F(1, 4), "c": F(1, 4)}
+    q = {"a": F(1, 8), "b": F(1, 2), "c": F(3, 8)}
+    assert ul.max_likelihood_ratio(p, q) == 4
+    assert ul.max_likelihood_ratio(q, p) == 2
+    assert ul.max_likelihood_ratio({"a": F(0), "b": F(1)}, {"a": F(1, 2), "b": F(1, 2)}) == 2
+    with pytest.raises(InvalidInputError, match="same support"):
+        ul.max_likelihood_ratio({"a": F(1, 2), "b": F(1, 2)}, {"a": F(1), "b": F(0)})
+    with pytest.raises(InvalidInputError, match="same support"):
+        ul.max_likelihood_ratio({"a": F(1)}, {"b": F(1)})
+    with pytest.raises(InvalidInputError, match="same support"):
+        ul.max_likelihood_ratio({"a": F(1), "b": F(0)}, {"a": F(1)})
+
+
+# -- float twins: input checks ---------------------------------------------------------------------------
+
+def test_float_bins_boundaries():
+    assert ul.nearest_bin_float([-1.0, 1.0], 1.0, 1.0).tolist() == [0, 0]      # k = 1
+    # k = B/tau within 1e-9 k of a power of 2 is accepted (4 + 2e-9: off by 5e-10 k), 4 + 2e-8 is not
+    assert ul.nearest_bin_float([3.5], 4 + 2e-9, 1.0).tolist() == [3]
+    with pytest.raises(InvalidInputError, match="integer power of 2"):
+        ul.nearest_bin_float([0.0], 4 + 2e-8, 1.0)
+    for B, tau in ((3.0, 1.0), (6.0, 1.0), (0.3, 1.0), (1e-10, 1.0)):
+        with pytest.raises(InvalidInputError, match="integer power of 2"):
+            ul.nearest_bin_float([0.0], B, tau)
+    for B, tau in ((0.0, 1.0), (4.0, 0.0), (-4.0, 1.0), (4.0, -1.0), (-4.0, -1.0)):
+        with pytest.raises(InvalidInputError, match="^B and tau must be > 0$"):
+            ul.nearest_bin_float([0.0], B, tau)
+    with pytest.raises(InvalidInputError) as e:
+        ul.nearest_bin_float([0.0], "four", 1.0)
+    _starts(e, "B: ")
+    with pytest.raises(InvalidInputError) as e:
+        ul.nearest_bin_float([0.0], 4.0, "one")
+    _starts(e, "tau: ")
+
+
+def test_range_failure_rate_float_input_checks():
+    rng = np.random.default_rng(0)
+    with pytest.raises(InvalidInputError, match=r"^E must be > 1, got 1.0$"):
+        ul.range_failure_rate_float([0.0], 4, 1, 1, rng, 10)
+    with pytest.raises(InvalidInputError) as e:
+        ul.range_failure_rate_float([0.0], 4, 1, "e", rng, 10)
+    _starts(e, "E: ")
+    with pytest.raises(WrongTypeError, match="numpy.random.Generator"):
+        ul.range_failure_rate_float([0.0], 4, 1, 3, np.random.RandomState(0), 10)
+    assert ul.range_failure_rate_float([0.0], 4, 1, 3, rng, 0) == 0
+    # k = 2 (B = 2, tau = 1): every range [a -+ 3] covers [-2, 2], so no run fails
+    assert ul.range_failure_rate_float([-2.0, 2.0, 0.5], 2, 1, 1.5, rng, 1000) == 0

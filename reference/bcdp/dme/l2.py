@@ -191,7 +191,7 @@ def rotated_linf_law(x: Sequence[Any]) -> dict[Fraction, Fraction]:
     X = [int(v * L) for v in xs]
     if max(abs(v) for v in X) * d >= 2 ** 31:
         raise InvalidInputError("x has numerators too large for the exact integer enumeration")
-    tails = np.array(list(itertools.product((1, -1), repeat=d - 1)), dtype=np.int64).reshape(-1, d - 1)
+    tails = np.array(list(itertools.product((1, -1), repeat=d - 1)), dtype=np.int64).reshape(2 ** (d - 1), d - 1)
     signs = np.hstack([np.ones((tails.shape[0], 1), dtype=np.int64), tails])
     H = np.array(hadamard.sylvester_hadamard(d), dtype=np.int64)
     peaks = np.abs((signs * np.array(X, dtype=np.int64)) @ H).max(axis=1)
