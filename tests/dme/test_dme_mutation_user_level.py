@@ -380,3 +380,26 @@ def test_range_failure_rate_float_input_checks():
     assert ul.range_failure_rate_float([0.0], 4, 1, 3, rng, 0) == 0
     # k = 2 (B = 2, tau = 1): every range [a -+ 3] covers [-2, 2], so no run fails
     assert ul.range_failure_rate_float([-2.0, 2.0, 0.5], 2, 1, 1.5, rng, 1000) == 0
+
+
+class _ConstantUniformGenerator(np.random.Generator):
+    """A Generator whose uniforms are all the constant u (integers stay random)."""
+
+    def __init__(self, u, seed):
+        super().__init__(np.random.PCG64(seed))
+        self.u = u
+
+    def random(self, size=None, dtype=np.float64, out=None):
+        return np.full(size, self.u)
+
+
+def test_mean_scalar_float_second_stage_comparison_is_strict():
+    """U uniform on [0, 1) has P[U < p] = p, so s = +1 iff U < p.  One user at y = a_0 = -3/2 (B = 2,
+    tau = 1/2, nu = 0): with every uniform = 1/2, the first-stage sign is + (P[+] = 1/2 + 1/(2c) > 1/2
+    since h(j, 0) = 1), so a_max = a_0 = y, the second-stage P[+] is exactly 1/2 and the draw 1/2 gives
+    s = -1: x_hat = a_0 - 3 tau c = -3/2 - 7/2 = -5.  A draw just below 1/2 gives +: -3/2 + 7/2 = 2."""
+    sample = np.array([[-1.5]])
+    for seed in range(3):
+        assert ul.mean_scalar_float(sample, 2, 0.5, 2.5, _ConstantUniformGenerator(0.5, seed)) == -5.0
+        below = _ConstantUniformGenerator(np.nextafter(0.5, 0.0), seed)
+        assert ul.mean_scalar_float(sample, 2, 0.5, 2.5, below) == 2.0
