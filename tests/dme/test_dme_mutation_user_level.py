@@ -403,3 +403,56 @@ def test_mean_scalar_float_second_stage_comparison_is_strict():
         assert ul.mean_scalar_float(sample, 2, 0.5, 2.5, _ConstantUniformGenerator(0.5, seed)) == -5.0
         below = _ConstantUniformGenerator(np.nextafter(0.5, 0.0), seed)
         assert ul.mean_scalar_float(sample, 2, 0.5, 2.5, below) == 2.0
+
+
+@pytest.mark.parametrize("ys, E", [
+    ((F(2), F(-1, 2), F(3, 4)), F(3)),
+    ((F(-2), F(-2), F(1, 2)), F(5, 2)),
+    ((F(0), F(3, 2)), F(9)),
+])
+def test_range_failure_probability_all_three_events_by_enumeration_at_tau_one_half(ys, E):
+    """B = 2, tau = 1/2 (k = 4, ranges of length 3): all (2k)^n message tuples enumerated with the
+    law (1/k)(1/2 + s h(j, nu)/(2c)); a range misses y when |y - a| > 3 tau."""
+    B, tau, k = F(2), F(1, 2), 4
+    c = (E + 1) / (E - 1)
+    m = mids(B, tau)
+    nus = [nearest(y, B, tau) for y in ys]
+    msgs_all = [(j, s) for j in range(k) for s in (1, -1)]
+    low = anyt = outside = F(0)
+    for msgs in itertools.product(msgs_all, repeat=len(ys)):
+        p = F(1)
+        for nu, (j, s) in zip(nus, msgs):
+            p *= F(1, k) * (F(1, 2) + s * F(h(j, nu)) / (2 * c))
+        zbar = [sum(s * c * h(j, a) for j, s in msgs) / len(ys) for a in range(k)]
+        tops = [a for a in range(k) if zbar[a] == max(zbar)]
+        miss = [any(abs(y - m[a]) > 3 * tau for y in ys) for a in tops]
+        low += p * miss[0]
+        anyt += p * any(miss)
+        outside += p * (tops[0] not in nus)
+    got = ul.range_failure_probability(list(ys), B, tau, E)
+    assert got == {"lowest_index": low, "any_tie": anyt, "argmax_outside_occupied": outside}
+
+
+def test_thm371_beta_against_mpmath_with_tau_not_one():
+    import mpmath
+    mpmath.mp.dps = 60
+    for n, B, tau, Eh, gamma in ((20000, F(3), F(1, 4), F(7, 3), F(1, 7)), (5000, F(1, 2), F(1, 8), F(5), F(0))):
+        Ehm = mpmath.mpf(Eh.numerator) / Eh.denominator
+        oracle = min(mpmath.mpf(1), mpmath.mpf(gamma.numerator) / gamma.denominator
+                     + 2 * (mpmath.mpf(B.numerator) / B.denominator) / (mpmath.mpf(tau.numerator) / tau.denominator)
+                     * mpmath.exp(-n * (Ehm - 1) ** 2 / (200 * (Ehm + 1) ** 2)))
+        got = mpmath.mpf(str(ul.thm371_beta(n, B, tau, Eh, gamma).evalf(60)))
+        assert oracle < 1
+        assert abs(got - oracle) < mpmath.mpf(10) ** -50
+
+
+def test_range_failure_rate_float_at_tau_one_half_matches_the_exact_probability():
+    """B = 2, tau = 1/2 (k = 4): the exact P of the lowest-index rule (checked by enumeration above)
+    against the rate over T runs, Hoeffding 2 exp(-2 T t^2) = ALPHA."""
+    ys, E = (F(2), F(-1, 2), F(3, 4)), F(3)
+    exact = float(ul.range_failure_probability(list(ys), 2, F(1, 2), E)["lowest_index"])
+    T = 100_000
+    t = (np.log(2 / ALPHA) / (2 * T)) ** 0.5
+    assert 0.1 < exact < 0.9 and t < 0.01
+    fails = ul.range_failure_rate_float([float(y) for y in ys], 2.0, 0.5, 3.0, np.random.default_rng(3735), T)
+    assert abs(fails / T - exact) <= t
