@@ -456,3 +456,15 @@ def test_range_failure_rate_float_at_tau_one_half_matches_the_exact_probability(
     assert 0.1 < exact < 0.9 and t < 0.01
     fails = ul.range_failure_rate_float([float(y) for y in ys], 2.0, 0.5, 3.0, np.random.default_rng(3735), T)
     assert abs(fails / T - exact) <= t
+
+
+def test_range_failure_rate_float_sign_comparison_is_strict():
+    """Every uniform = 3/4 = P[+] of a message whose Hadamard entry h(j, nu) is +1 (E = 3, c = 2):
+    U < p is false, so every sign is -1 (P[U < p] = p for U uniform on [0, 1)).  One user at y = -4
+    (B = 4, tau = 1, nu = 0): a_max is 0, 1, 2, 1 for j = 0, 1, 2, 3 (the first a with h(j, a) = -1,
+    0 for j = 0), and only a_max = 2 (|-4 - 1| > 3) misses y: fails ~ Binomial(T, 1/4) (exact test at
+    level ALPHA).  Signs taken + on the tie would give a_max = 0 and no failure."""
+    T = 400
+    g = _ConstantUniformGenerator(0.75, 3736)
+    fails = ul.range_failure_rate_float([-4.0], 4, 1, 3.0, g, T)
+    assert binomtest(fails, T, 0.25).pvalue >= ALPHA
