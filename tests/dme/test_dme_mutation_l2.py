@@ -436,3 +436,9 @@ def test_rotation_max_linf_float_deterministic_cases():
     assert np.allclose(got, 0.25, rtol=0, atol=1e-15)
     with pytest.raises(WrongTypeError):
         l2.rotation_max_linf_float(np.array([[1.0]]), np.random.RandomState(0), 3)
+
+
+def test_rotation_max_linf_float_of_exact_rows_is_float64():
+    rng = np.random.default_rng(3656)
+    got = l2.rotation_max_linf_float([[F(1, 4), F(1, 4), F(0), F(0)]], rng, 3)
+    assert got.dtype == np.float64 and got.tolist() == [0.25] * 3

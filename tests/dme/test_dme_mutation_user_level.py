@@ -468,3 +468,13 @@ def test_range_failure_rate_float_sign_comparison_is_strict():
     g = _ConstantUniformGenerator(0.75, 3736)
     fails = ul.range_failure_rate_float([-4.0], 4, 1, 3.0, g, T)
     assert binomtest(fails, T, 0.25).pvalue >= ALPHA
+
+
+def test_thm371_beta_default_gamma_is_zero():
+    import mpmath
+    mpmath.mp.dps = 60
+    Ehm = mpmath.mpf(7) / 3
+    oracle = 24 * mpmath.exp(-20000 * (Ehm - 1) ** 2 / (200 * (Ehm + 1) ** 2))  # 2B/tau = 24, gamma = 0
+    got = mpmath.mpf(str(ul.thm371_beta(20000, 3, F(1, 4), F(7, 3)).evalf(60)))
+    assert oracle < mpmath.mpf(10) ** -5
+    assert abs(got - oracle) < mpmath.mpf(10) ** -60
