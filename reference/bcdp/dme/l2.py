@@ -191,7 +191,7 @@ def rotated_linf_law(x: Sequence[Any]) -> dict[Fraction, Fraction]:
     X = [int(v * L) for v in xs]
     if max(abs(v) for v in X) * d >= 2 ** 31:
         raise InvalidInputError("x has numerators too large for the exact integer enumeration")
-    tails = np.array(list(itertools.product((1, -1), repeat=d - 1)), dtype=np.int64).reshape(-1, d - 1)
+    tails = np.array(list(itertools.product((1, -1), repeat=d - 1)), dtype=np.int64).reshape(2 ** (d - 1), d - 1)
     signs = np.hstack([np.ones((tails.shape[0], 1), dtype=np.int64), tails])
     H = np.array(hadamard.sylvester_hadamard(d), dtype=np.int64)
     peaks = np.abs((signs * np.array(X, dtype=np.int64)) @ H).max(axis=1)
@@ -246,8 +246,8 @@ def inverse_rotate_float(w: Any, signs: Any) -> np.ndarray:
     arr = np.atleast_2d(np.asarray(w, dtype=np.float64))
     s = np.asarray(signs, dtype=np.float64)
     d = arr.shape[1]
-    if s.shape != (d,) or d & (d - 1):
-        raise InvalidInputError("signs must have the row length d, a power of 2")
+    if s.shape != (d,) or d & (d - 1) or not np.all(np.abs(s) == 1):
+        raise InvalidInputError("signs must be a +-1 vector whose length d (a power of 2) is the row length")
     return _fwht(arr) * s / np.sqrt(d)
 
 
