@@ -20,56 +20,48 @@ from bcdp.core.errors import (
 )
 from bcdp.core.numbers import MIN_DPS
 from bcdp.dme import calibration as cal
+from mutation_support import raised
 
 DELTA = F(1, 10 ** 6)
-
-
-def _raised(cls, fn, *args, **kwargs) -> str:
-    with pytest.raises(cls) as info:
-        fn(*args, **kwargs)
-    assert type(info.value) is cls
-    msg = str(info.value)
-    assert "\n" not in msg
-    return msg
 
 
 # -- argument names in the one-line messages ------------------------------------------------------
 
 def test_int_arguments_refuse_floats_bools_and_name_the_argument():
-    assert _raised(WrongTypeError, cal.printed_v2, 2.5, 10, 1, DELTA) == "s must be an int >= 1, got float 2.5"
-    assert _raised(WrongTypeError, cal.printed_v2, True, 10, 1, DELTA) == "s must be an int >= 1, got bool True"
-    assert _raised(WrongTypeError, cal.printed_v2, 2, 10.0, 1, DELTA) == "n must be an int >= 1, got float 10.0"
-    assert _raised(WrongTypeError, cal.corrected_v2, 2.5, 10, 1, DELTA).startswith("s must be an int >= 1")
-    assert _raised(WrongTypeError, cal.corrected_v2, 2, 10.0, 1, DELTA).startswith("n must be an int >= 1")
-    assert _raised(WrongTypeError, cal.shuffled_rho, 1, 2.5, 10).startswith("s must be an int >= 1")
-    assert _raised(WrongTypeError, cal.shuffled_rho, 1, 2, 10.0).startswith("n must be an int >= 1")
-    assert _raised(WrongTypeError, cal.message_epsilon, 1, 2.5).startswith("s must be an int >= 1")
-    assert _raised(WrongTypeError, cal.lemma332_alpha_max, 1, 2, 10.0).startswith("n must be an int >= 1")
-    assert _raised(InvalidInputError, cal.printed_v2, 0, 10, 1, DELTA) == "s must be an int >= 1, got 0"
+    assert raised(WrongTypeError, cal.printed_v2, 2.5, 10, 1, DELTA) == "s must be an int >= 1, got float 2.5"
+    assert raised(WrongTypeError, cal.printed_v2, True, 10, 1, DELTA) == "s must be an int >= 1, got bool True"
+    assert raised(WrongTypeError, cal.printed_v2, 2, 10.0, 1, DELTA) == "n must be an int >= 1, got float 10.0"
+    assert raised(WrongTypeError, cal.corrected_v2, 2.5, 10, 1, DELTA).startswith("s must be an int >= 1")
+    assert raised(WrongTypeError, cal.corrected_v2, 2, 10.0, 1, DELTA).startswith("n must be an int >= 1")
+    assert raised(WrongTypeError, cal.shuffled_rho, 1, 2.5, 10).startswith("s must be an int >= 1")
+    assert raised(WrongTypeError, cal.shuffled_rho, 1, 2, 10.0).startswith("n must be an int >= 1")
+    assert raised(WrongTypeError, cal.message_epsilon, 1, 2.5).startswith("s must be an int >= 1")
+    assert raised(WrongTypeError, cal.lemma332_alpha_max, 1, 2, 10.0).startswith("n must be an int >= 1")
+    assert raised(InvalidInputError, cal.printed_v2, 0, 10, 1, DELTA) == "s must be an int >= 1, got 0"
 
 
 def test_rational_arguments_name_the_argument():
     for fn, args in ((cal.printed_v2, (2, 10, 0.5, DELTA)), (cal.corrected_v2, (2, 10, 0.5, DELTA))):
-        assert _raised(FloatRefusedError, fn, *args).startswith("eps: floats are refused")
-    assert _raised(FloatRefusedError, cal.lemma215_epsilon, 0.5, DELTA).startswith("rho: floats are refused")
-    assert _raised(FloatRefusedError, cal.gaussian_exact_delta, 0.5, 1).startswith("rho: floats are refused")
-    assert _raised(FloatRefusedError, cal.gaussian_exact_delta, 1, 0.5).startswith("eps: floats are refused")
-    assert _raised(FloatRefusedError, cal.log_inv, 0.5).startswith("delta: floats are refused")
-    assert _raised(FloatRefusedError, cal.achieved_epsilon, F(1, 10), 10, 10 ** 6, 0.5) \
+        assert raised(FloatRefusedError, fn, *args).startswith("eps: floats are refused")
+    assert raised(FloatRefusedError, cal.lemma215_epsilon, 0.5, DELTA).startswith("rho: floats are refused")
+    assert raised(FloatRefusedError, cal.gaussian_exact_delta, 0.5, 1).startswith("rho: floats are refused")
+    assert raised(FloatRefusedError, cal.gaussian_exact_delta, 1, 0.5).startswith("eps: floats are refused")
+    assert raised(FloatRefusedError, cal.log_inv, 0.5).startswith("delta: floats are refused")
+    assert raised(FloatRefusedError, cal.achieved_epsilon, F(1, 10), 10, 10 ** 6, 0.5) \
         .startswith("delta: floats are refused")
-    assert _raised(WrongTypeError, cal.gaussian_exact_delta, 1, 1, dps=20.0) \
+    assert raised(WrongTypeError, cal.gaussian_exact_delta, 1, 1, dps=20.0) \
         .startswith("dps must be an integer in [")
 
 
 def test_eps_and_rho_must_be_positive_zero_excluded():
-    assert _raised(InvalidInputError, cal.printed_v2, 2, 10, 0, DELTA) == "eps must be > 0, got 0"
-    assert _raised(InvalidInputError, cal.lemma215_epsilon, 0, DELTA) == "rho must be > 0, got 0"
+    assert raised(InvalidInputError, cal.printed_v2, 2, 10, 0, DELTA) == "eps must be > 0, got 0"
+    assert raised(InvalidInputError, cal.lemma215_epsilon, 0, DELTA) == "rho must be > 0, got 0"
     assert cal.printed_v2(1, 1, F(1, 10 ** 30), DELTA) != 0
 
 
 def test_delta_is_in_the_open_unit_interval_both_ends():
     for bad in (0, 1, F(3, 2), F(-1, 2)):
-        assert _raised(InvalidInputError, cal.log_inv, bad) == f"delta must lie in (0, 1), got {F(bad)}"
+        assert raised(InvalidInputError, cal.log_inv, bad) == f"delta must lie in (0, 1), got {F(bad)}"
     # just inside both ends: L = log(1/delta) exactly
     assert cal.log_inv(F(1, 10 ** 30)) == sympy.log(10 ** 30)
     assert cal.log_inv(F(10 ** 30 - 1, 10 ** 30)) == sympy.log(sympy.Rational(10 ** 30, 10 ** 30 - 1))
@@ -147,7 +139,7 @@ def test_achieved_epsilon_refuses_alpha_max_exactly_one():
     v2 = _lambert_v2(100, 1)
     with mpmath.workdps(60):
         assert abs(cal.num(cal.lemma332_alpha_max(v2, 1, 100)) - 1) < mpmath.mpf(10) ** -50
-    msg = _raised(ValidityConditionError, cal.achieved_epsilon, v2, 1, 100, DELTA)
+    msg = raised(ValidityConditionError, cal.achieved_epsilon, v2, 1, 100, DELTA)
     assert msg.startswith("Lemma 3.3.2 gives no order alpha > 1")
 
 
@@ -213,6 +205,6 @@ def test_lemma215_chain_terms_from_the_printed_formulas(rho, delta):
 
 
 def test_lemma215_chain_input_messages():
-    assert _raised(FloatRefusedError, cal.lemma215_chain, 0.5, DELTA).startswith("rho: floats are refused")
-    assert _raised(InvalidInputError, cal.lemma215_chain, 0, DELTA) == "rho must be > 0, got 0"
-    assert _raised(InvalidInputError, cal.lemma215_chain, 1, 1) == "delta must lie in (0, 1), got 1"
+    assert raised(FloatRefusedError, cal.lemma215_chain, 0.5, DELTA).startswith("rho: floats are refused")
+    assert raised(InvalidInputError, cal.lemma215_chain, 0, DELTA) == "rho must be > 0, got 0"
+    assert raised(InvalidInputError, cal.lemma215_chain, 1, 1) == "delta must lie in (0, 1), got 1"

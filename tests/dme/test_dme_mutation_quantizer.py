@@ -8,25 +8,16 @@ from __future__ import annotations
 from fractions import Fraction as F
 
 import numpy as np
-import pytest
 from bcdp.core.errors import FloatRefusedError, InvalidInputError, ValidityConditionError, WrongTypeError
 from bcdp.dme import quantizer as qz
-
-
-def _raised(cls, fn, *args, **kwargs) -> str:
-    with pytest.raises(cls) as info:
-        fn(*args, **kwargs)
-    assert type(info.value) is cls
-    msg = str(info.value)
-    assert "\n" not in msg
-    return msg
+from mutation_support import generator_drawing_zero_first, raised
 
 
 def test_unit_interval_check_names_x():
-    assert _raised(ValidityConditionError, qz.binary_digits, F(3, 2), 2) \
+    assert raised(ValidityConditionError, qz.binary_digits, F(3, 2), 2) \
         == "x = 3/2 is outside [0, 1], the domain of thesis Lemma 3.5.1"
-    assert _raised(FloatRefusedError, qz.binary_digits, 0.5, 2).startswith("x: floats are refused")
-    assert _raised(FloatRefusedError, qz.quantize_mse, 0.5, 2).startswith("x: floats are refused")
+    assert raised(FloatRefusedError, qz.binary_digits, 0.5, 2).startswith("x: floats are refused")
+    assert raised(FloatRefusedError, qz.quantize_mse, 0.5, 2).startswith("x: floats are refused")
 
 
 def test_one_level_law_has_fraction_keys():
@@ -39,18 +30,18 @@ def test_one_level_law_has_fraction_keys():
 def test_vector_mse_dimension_cap_and_names():
     # each coordinate x = 1/3, m = 2: x~ in {0, 1/2} w.p. (1/3, 2/3): E(x~ - x)^2 = 1/27 + 1/54 = 1/18
     assert qz.quantize_vector_mse([F(1, 3)] * 12, 2) == F(12, 18)
-    assert _raised(InvalidInputError, qz.quantize_vector_mse, [F(1, 3)] * 13, 2) \
+    assert raised(InvalidInputError, qz.quantize_vector_mse, [F(1, 3)] * 13, 2) \
         == "z must have 1 to 12 coordinates, got 13"
-    assert _raised(ValidityConditionError, qz.quantize_vector_mse, [F(1, 2), 2], 2) \
+    assert raised(ValidityConditionError, qz.quantize_vector_mse, [F(1, 2), 2], 2) \
         == "z[j] = 2 is outside [0, 1], the domain of thesis Lemma 3.5.1"
-    assert _raised(FloatRefusedError, qz.quantize_vector_mse, [F(1, 2), 0.5], 2).startswith("z[j]: floats")
+    assert raised(FloatRefusedError, qz.quantize_vector_mse, [F(1, 2), 0.5], 2).startswith("z[j]: floats")
 
 
 def test_sampler_level_cap_53_accepted_54_refused():
     rng = np.random.default_rng(53)
     x = np.array([0.0, 0.5, 1.0, 3 * 2.0 ** -52])           # grid points of m = 53: deterministic
     assert qz.sample_quantize(rng, x, 53).tolist() == x.tolist()
-    assert _raised(InvalidInputError, qz.sample_quantize, rng, x, 54) \
+    assert raised(InvalidInputError, qz.sample_quantize, rng, x, 54) \
         == "m = 54 levels exceed float64 precision (at most 53 in the sampler)"
 
 
@@ -62,30 +53,14 @@ def test_sampler_scalar_and_list_inputs_at_grid_points():
         expect = [0.375, 0.5] if isinstance(x, list) and x[0] == F(3, 8) else ([0.375, 1.0] if isinstance(x, list)
                                                                                else 0.375)
         assert np.asarray(out).tolist() == expect
-    assert _raised(WrongTypeError, qz.sample_quantize, rng, True, 4).startswith("x: booleans are not numbers")
-    assert _raised(InvalidInputError, qz.sample_quantize, rng, "abc", 4) == "x: cannot read 'abc' as a number"
+    assert raised(WrongTypeError, qz.sample_quantize, rng, True, 4).startswith("x: booleans are not numbers")
+    assert raised(InvalidInputError, qz.sample_quantize, rng, "abc", 4) == "x: cannot read 'abc' as a number"
     for bad in ([-0.25], [0.5, -0.25], [float("nan")], -0.25):
-        assert _raised(ValidityConditionError, qz.sample_quantize, rng, bad, 4) \
+        assert raised(ValidityConditionError, qz.sample_quantize, rng, bad, 4) \
             == "x must lie in [0, 1], the domain of thesis Lemma 3.5.1"
-
-
-def _generator_drawing_zero_first() -> np.random.Generator:
-    """A PCG64 Generator whose next rng.random() is exactly 0.0 (a value it can return, w.p. 2^-53): the
-    LCG state is stepped back from the 128-bit state 0 (XSL-RR output 0) with the inverse of PCG64's
-    multiplier 0x2360ed051fc65da44385df649fccf645."""
-    mult = 0x2360ED051FC65DA44385DF649FCCF645
-    bg = np.random.PCG64(0)
-    st = bg.state
-    st["state"]["state"] = (-st["state"]["inc"] * pow(mult, -1, 2 ** 128)) % 2 ** 128
-    st["has_uint32"] = 0
-    bg.state = st
-    probe = np.random.Generator(np.random.PCG64(0))
-    probe.bit_generator.state = st
-    assert probe.random() == 0.0
-    return np.random.Generator(bg)
 
 
 def test_sampler_is_exact_at_a_grid_point_even_on_a_zero_draw():
     # x = 1/2, m = 3: 2^2 x = 2 = K, pi = 0, so u ~ Bern(0) never fires: the output is 1/2 for U = 0.0 too
-    out = qz.sample_quantize(_generator_drawing_zero_first(), np.array([0.5, 0.25]), 3)
+    out = qz.sample_quantize(generator_drawing_zero_first(), np.array([0.5, 0.25]), 3)
     assert out.tolist() == [0.5, 0.25]

@@ -13,15 +13,7 @@ import numpy as np
 import pytest
 from bcdp.core.errors import FloatRefusedError, InvalidInputError, ValidityConditionError, WrongTypeError
 from bcdp.dme import two_rr as tr
-
-
-def _raised(cls, fn, *args, **kwargs) -> str:
-    with pytest.raises(cls) as info:
-        fn(*args, **kwargs)
-    assert type(info.value) is cls
-    msg = str(info.value)
-    assert "\n" not in msg
-    return msg
+from mutation_support import generator_drawing_zero_first, raised
 
 
 def _taylor(v: F, terms: int) -> F:
@@ -66,55 +58,39 @@ def test_certificate_with_an_exact_square_root_is_exact():
 
 
 def test_rational_budget_names_t():
-    assert _raised(FloatRefusedError, tr.rational_budget, 1.5).startswith("t: floats are refused")
-    assert _raised(InvalidInputError, tr.rational_budget, "x").startswith("t: cannot read 'x'")
+    assert raised(FloatRefusedError, tr.rational_budget, 1.5).startswith("t: floats are refused")
+    assert raised(InvalidInputError, tr.rational_budget, "x").startswith("t: cannot read 'x'")
 
 
 def test_sampler_names_p_and_refuses_non_integer_bits():
     rng = np.random.default_rng(7)
-    assert _raised(InvalidInputError, tr.sample_two_rr, rng, np.array([0, 1]), "abc") \
+    assert raised(InvalidInputError, tr.sample_two_rr, rng, np.array([0, 1]), "abc") \
         == "p: cannot read 'abc' as a number"
     for bad in (np.array([0.0, 1.0]), np.array([True, False]), [0.0, 1.0]):
-        assert _raised(InvalidInputError, tr.sample_two_rr, rng, bad, 0.25) \
+        assert raised(InvalidInputError, tr.sample_two_rr, rng, bad, 0.25) \
             == "bits must be an integer array of 0s and 1s"
     gamma, y = tr.sample_two_rr(rng, np.array([0, 1, 1]), 0.0)     # p = 0: no flip, y = b exactly
     assert not gamma.any() and y.tolist() == [0.0, 1.0, 1.0]
 
 
-def _generator_drawing_zero_first() -> np.random.Generator:
-    """A PCG64 Generator whose next rng.random() is exactly 0.0 (a value it can return, w.p. 2^-53): the
-    LCG state is stepped back from the 128-bit state 0 (XSL-RR output 0) with the inverse of PCG64's
-    multiplier 0x2360ed051fc65da44385df649fccf645."""
-    mult = 0x2360ED051FC65DA44385DF649FCCF645
-    bg = np.random.PCG64(0)
-    st = bg.state
-    st["state"]["state"] = (-st["state"]["inc"] * pow(mult, -1, 2 ** 128)) % 2 ** 128
-    st["has_uint32"] = 0
-    bg.state = st
-    probe = np.random.Generator(np.random.PCG64(0))
-    probe.bit_generator.state = st
-    assert probe.random() == 0.0
-    return np.random.Generator(bg)
-
-
 def test_sampler_never_flips_at_p_zero_even_on_a_zero_draw():
     # Ber(0) never fires: gamma = (U < 0) is False for U = 0.0 too, and y = b exactly
-    gamma, y = tr.sample_two_rr(_generator_drawing_zero_first(), np.array([0, 1, 1]), 0)
+    gamma, y = tr.sample_two_rr(generator_drawing_zero_first(), np.array([0, 1, 1]), 0)
     assert gamma.tolist() == [False, False, False]
     assert y.tolist() == [0.0, 1.0, 1.0]
 
 
 def test_input_checks_name_their_argument():
-    assert _raised(ValidityConditionError, tr.check_p, F(1, 2)) \
+    assert raised(ValidityConditionError, tr.check_p, F(1, 2)) \
         == "p = 1/2 is outside [0, 1/2), the range of thesis Thm 2.4.1 (2RR)"
-    assert _raised(FloatRefusedError, tr.check_p, 0.2).startswith("p: floats are refused")
-    assert _raised(FloatRefusedError, tr.two_rr_law, 0, 0.2).startswith("p: floats are refused")
-    assert _raised(WrongTypeError, tr.check_bit, True) == "b must be the int 0 or 1, got bool True"
-    assert _raised(InvalidInputError, tr.check_bit, 2) == "b must be 0 or 1, got 2"
-    assert _raised(WrongTypeError, tr.two_rr_law, 1.0, F(1, 5)) == "b must be the int 0 or 1, got float 1.0"
-    assert _raised(ValidityConditionError, tr.budget_p, 0) == "v = 0 must be > 0 (thesis Lemma 2.4.1: 'for any v > 0')"
-    assert _raised(FloatRefusedError, tr.budget_p, 1.5).startswith("v: floats are refused")
-    assert _raised(FloatRefusedError, tr.budget_epsilon, 1.5).startswith("v: floats are refused")
+    assert raised(FloatRefusedError, tr.check_p, 0.2).startswith("p: floats are refused")
+    assert raised(FloatRefusedError, tr.two_rr_law, 0, 0.2).startswith("p: floats are refused")
+    assert raised(WrongTypeError, tr.check_bit, True) == "b must be the int 0 or 1, got bool True"
+    assert raised(InvalidInputError, tr.check_bit, 2) == "b must be 0 or 1, got 2"
+    assert raised(WrongTypeError, tr.two_rr_law, 1.0, F(1, 5)) == "b must be the int 0 or 1, got float 1.0"
+    assert raised(ValidityConditionError, tr.budget_p, 0) == "v = 0 must be > 0 (thesis Lemma 2.4.1: 'for any v > 0')"
+    assert raised(FloatRefusedError, tr.budget_p, 1.5).startswith("v: floats are refused")
+    assert raised(FloatRefusedError, tr.budget_epsilon, 1.5).startswith("v: floats are refused")
 
 
 def test_rational_sqrt_on_squares_below_one_and_zero():
