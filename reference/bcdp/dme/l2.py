@@ -218,13 +218,19 @@ def clip_radius_float(r2: Any, d: Any, n: Any, beta: Any) -> float:
     return 10 * r2f * float(np.sqrt(np.log(int(d) * int(n) / bf) / int(d)))
 
 
-def rotate_float(x: Any, signs: Any) -> np.ndarray:
-    """U x_i for every row of an (n, d) array (fast Walsh-Hadamard transform, O(n d log d))."""
+def _rows_and_signs(x: Any, signs: Any) -> tuple[np.ndarray, np.ndarray, int]:
+    """(rows, signs, d) as float64 for the rotations: an (n, d) array and a +-1 vector of length d, a power of 2."""
     arr = np.atleast_2d(np.asarray(x, dtype=np.float64))
     s = np.asarray(signs, dtype=np.float64)
     d = arr.shape[1]
     if s.shape != (d,) or d & (d - 1) or not np.all(np.abs(s) == 1):
         raise InvalidInputError("signs must be a +-1 vector whose length d (a power of 2) is the row length")
+    return arr, s, d
+
+
+def rotate_float(x: Any, signs: Any) -> np.ndarray:
+    """U x_i for every row of an (n, d) array (fast Walsh-Hadamard transform, O(n d log d))."""
+    arr, s, d = _rows_and_signs(x, signs)
     return _fwht(arr * s) / np.sqrt(d)
 
 
@@ -243,11 +249,7 @@ def _fwht(a: np.ndarray) -> np.ndarray:
 
 def inverse_rotate_float(w: Any, signs: Any) -> np.ndarray:
     """U^T w_i = D H w_i / sqrt(d) for every row (H symmetric)."""
-    arr = np.atleast_2d(np.asarray(w, dtype=np.float64))
-    s = np.asarray(signs, dtype=np.float64)
-    d = arr.shape[1]
-    if s.shape != (d,) or d & (d - 1) or not np.all(np.abs(s) == 1):
-        raise InvalidInputError("signs must be a +-1 vector whose length d (a power of 2) is the row length")
+    arr, s, d = _rows_and_signs(w, signs)
     return _fwht(arr) * s / np.sqrt(d)
 
 
