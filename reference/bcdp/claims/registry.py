@@ -91,10 +91,13 @@ GROUPS: dict[str, dict[str, str]] = {
         "adversary": "Assumptions about the adversary (Sec. 7.1)",
     },
     "thesis": {
+        "background": "Background: DP, RDP, subsampling, composition, shuffling, 2RR (Ch. 2)",
         "dme": "Distributed mean estimation under privacy and communication constraints (Ch. 3)",
         "shuffle": "RDP of the shuffled model (Sec. 5.3)",
         "subsampled": "RDP of the subsampled shuffled model (Sec. 5.4)",
         "numerics": "Numerical results, conversions and baselines (Sec. 5.4-5.5)",
+        "fl": "Shuffled federated learning: CLDP-SGD, client self-sampling, DP-AdaPeD (Ch. 4, App. C)",
+        "bandits": "Private linear bandits: central, local and shuffled (Ch. 6, App. E)",
     },
 }
 
