@@ -101,7 +101,7 @@ def test_quadrature_twin_at_real_orders():
 @pytest.mark.parametrize("q, s, a", [(Fraction(1, 10), 1, Fraction(5, 2)), (Fraction(1, 2), Fraction(1, 2), 3),
                                      (Fraction(1, 100), 2, 8)])
 def test_the_mixture_first_direction_dominates(q, s, a):
-    # [MTZ19, Thm 5]: D_a(mu || mu_0) >= D_a(mu_0 || mu); checked against the reverse quadrature
+    # [MTZ19, Sec. 3]: D_a(mu || mu_0) >= D_a(mu_0 || mu); checked against the reverse quadrature
     with mpmath.workdps(50):
         fwd = sg.sgm_rdp_mp(q, s, a)
         rev = sg.sgm_rdp_mp(q, s, a, direction="gaussian_first")

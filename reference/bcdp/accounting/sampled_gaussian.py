@@ -7,11 +7,12 @@ an independent computation (dp_accounting's RDP accountant, and a 50-digit quadr
 divergence of the mixture, written in the test from the definition).
 
 **Mechanism and neighbours.**  SGM_{q,sigma}(D) = f(S) + N(0, sigma^2 I), S a Poisson(q) subsample
-of D (each record kept independently with probability q), f of L2 sensitivity 1 (sensitivity Delta
-is the noise multiplier sigma/Delta).  Neighbours: **add/remove one record**.  The worst pair reduces
+of D (each record kept independently with probability q), f of L2 sensitivity 1 (for sensitivity Delta
+pass the noise multiplier sigma/Delta).  Neighbours: **add/remove one record**.  The worst pair reduces
 to one dimension: mu_0 = N(0, sigma^2) and mu = (1 - q) N(0, sigma^2) + q N(1, sigma^2) [MTZ19,
 Sec. 3], and the RDP of order alpha is max{D_alpha(mu || mu_0), D_alpha(mu_0 || mu)}, the first being
-the larger [MTZ19, Thm 5] (the tests confirm it numerically at 50 digits).
+the larger ([MTZ19, Sec. 3]; theorem number not re-checked here -- the tests confirm the ordering
+numerically at 50 digits on a few points).
 
 **Integer orders (exact finite sum, [MTZ19, Sec. 3.3]).**  For an integer alpha >= 2
 
@@ -151,7 +152,7 @@ def sgm_rdp_float(q: Any, sigma: Any, alphas: Sequence[int] | np.ndarray) -> np.
 
 def sgm_rdp_mp(q: Any, sigma: Any, alpha: Any, *, direction: str = "mixture_first", dps: int = 50) -> mpmath.mpf:
     """Renyi divergence of order real ``alpha`` > 1 between the SGM pair, by mpmath quadrature at
-    ``dps`` digits: ``"mixture_first"`` = D_alpha(mu || mu_0) (the SGM's RDP [MTZ19, Thm 5]) or
+    ``dps`` digits: ``"mixture_first"`` = D_alpha(mu || mu_0) (the SGM's RDP, [MTZ19, Sec. 3]) or
     ``"gaussian_first"`` = D_alpha(mu_0 || mu); 1/(alpha-1) log of the integral of
     mu_0(x) ((1-q) + q e^{(2x-1)/(2 sigma^2)})^beta with beta = alpha or 1 - alpha.  Inputs exact
     (floats refused), q in [0, 1], sigma > 0.  Quadrature: the error estimate is not a certificate
