@@ -208,6 +208,8 @@ CALLS = {
         "bcdp.fl.sgd_convergence", fromlist=["x"]).lemma433_bound_ball(1, 1, 4, bits=v)),
     "bcdp.fl.sgd_convergence.abs_loss_exact_gap": ("dps", 20, lambda v: __import__(
         "bcdp.fl.sgd_convergence", fromlist=["x"]).abs_loss_exact_gap((0, 1), ("1/2", "1/2"), 0, 1, 3, 0, dps=v)),
+    "bcdp.fl.adaped.exact_rdp_curve": ("bits", 64, lambda v: __import__("bcdp.fl.adaped", fromlist=["x"]).exact_rdp_curve(
+        1, 1, 10, 100, 1, 1, 1, 1, alpha_max=3, bits=v)),
     "bcdp.fl.adaped.exact_rdp_ball": ("bits", 64, lambda v: __import__("bcdp.fl.adaped", fromlist=["x"]).exact_rdp_ball(
         2, 1, 1, 10, 100, 1, 1, 1, 1, bits=v)),
     "bcdp.core.intervals.ball": ("prec", 53, lambda v: __import__("bcdp.core.intervals", fromlist=["x"]).ball(sympy.log(3), v)),

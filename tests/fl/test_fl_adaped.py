@@ -95,3 +95,16 @@ def test_bad_inputs(call, exc):
     with pytest.raises(exc) as info:
         call()
     assert "\n" not in str(info.value)
+
+
+def test_dp_epsilon_matches_dp_accounting():
+    # T/tau = 10 rounds x 2 mechanisms with z^2 = K sigma^2/(tau C^2) = 9: 20 Poisson(1/10)-sampled
+    # Gaussian events; dp_accounting's RDP accountant over the same integer orders and its conversion
+    inst = (100, 10, 10, 100, 1, 3, 1, 3)
+    ours = adaped.exact_dp_epsilon("1e-5", *inst, alpha_max=128)
+    acc = dpa.rdp.RdpAccountant(orders=list(range(2, 129)))
+    acc.compose(dpa.PoissonSampledDpEvent(0.1, dpa.GaussianDpEvent(3.0)), 20)
+    assert ours.upper == pytest.approx(acc.get_epsilon(1e-5), rel=1e-9)
+    assert ours.details["rdp_certified"]
+    with pytest.raises(InvalidInputError, match="alpha_max"):
+        adaped.exact_rdp_curve(*inst, alpha_max=1)

@@ -32,6 +32,9 @@ worst-case sensitivity it is too small by the factor tau (the tau in T/tau cance
 * :func:`exact_rdp_ball` -- certified (arb) exact RDP of the T/tau rounds at an integer alpha >= 2:
   (T/tau) (eps_SGM(alpha; K/n, z1) + eps_SGM(alpha; K/n, z2)), the binomial sum of [MTZ19]
   (:mod:`bcdp.accounting.sampled_gaussian`);
+* :func:`exact_rdp_curve` / :func:`exact_dp_epsilon` -- the exact RDP at the integer orders 2..alpha_max
+  as a certified :class:`~bcdp.accounting.curves.RdpCurve`, and its certified (eps, delta)-DP
+  (thesis Lemma 2.1.3; :func:`bcdp.accounting.conversion.rdp_to_dp`, CKS conversion);
 * :func:`thm451_epsilon_corrected` -- (K/n)^2 6 T alpha (C1^2/(K sigma_{q1}^2) + C2^2/(K sigma_{q2}^2)),
   the printed form without the division by tau, a valid bound when both rounds' (q, z, alpha) lie in
   the [MTZ19] regime (refused otherwise, :class:`~bcdp.core.errors.ValidityConditionError`).
@@ -50,7 +53,7 @@ from bcdp.core.numbers import to_fraction
 if TYPE_CHECKING:  # pragma: no cover
     import flint
 
-__all__ = ["SENSITIVITIES", "exact_rdp_ball", "round_noise_variance", "thm451_epsilon", "thm451_epsilon_corrected"]
+__all__ = ["SENSITIVITIES", "exact_dp_epsilon", "exact_rdp_ball", "exact_rdp_curve", "round_noise_variance", "thm451_epsilon", "thm451_epsilon_corrected"]
 
 #: The two readings of the per-round sensitivity (module docstring).
 SENSITIVITIES = ("printed", "worst_case")
@@ -128,6 +131,34 @@ def exact_rdp_ball(alpha: Any, T: Any, tau: Any, K: Any, n: Any, C1: Any, sigma1
     e2 = sampled_gaussian.sgm_rdp_ball_var(q, z2, alpha, bits=bits)
     with arb_precision(bits):
         return ball_of(rounds) * (e1 + e2)
+
+
+def exact_rdp_curve(T: Any, tau: Any, K: Any, n: Any, C1: Any, sigma1: Any, C2: Any, sigma2: Any, *,
+                    alpha_max: int = 256, sensitivity: str = "worst_case", bits: int = 128):
+    """The exact RDP of :func:`exact_rdp_ball` at the integer orders 2..``alpha_max`` as an RdpCurve
+    (:func:`bcdp.accounting.curves.rdp_curve_from_arrays`) whose certified values are the arb balls."""
+    from bcdp.accounting import curves
+
+    if isinstance(alpha_max, bool) or not isinstance(alpha_max, int) or not 2 <= alpha_max <= 4096:
+        raise InvalidInputError(f"alpha_max must be an integer in [2, 4096], got {alpha_max!r}")
+    orders = list(range(2, alpha_max + 1))
+    balls = [exact_rdp_ball(a, T, tau, K, n, C1, sigma1, C2, sigma2, sensitivity=sensitivity, bits=bits)
+             for a in orders]
+    values = [float(b.upper()) for b in balls]
+    return curves.rdp_curve_from_arrays(orders, values, certified_values=balls,
+                                        label=f"DP-AdaPeD exact SGM RDP (T={T}, tau={tau}, K={K}, n={n})",
+                                        source="thesis App. C.5 model; [MTZ19] binomial sum")
+
+
+def exact_dp_epsilon(delta: Any, T: Any, tau: Any, K: Any, n: Any, C1: Any, sigma1: Any, C2: Any, sigma2: Any, *,
+                     alpha_max: int = 256, sensitivity: str = "worst_case"):
+    """Certified user-level (eps, delta)-DP of DP-AdaPeD from :func:`exact_rdp_curve` (thesis Lemma
+    2.1.3 via :func:`bcdp.accounting.conversion.rdp_to_dp`, method "cks", integer orders); returns the
+    conversion's Certified record (``upper`` is the guarantee)."""
+    from bcdp.accounting import conversion
+
+    curve = exact_rdp_curve(T, tau, K, n, C1, sigma1, C2, sigma2, alpha_max=alpha_max, sensitivity=sensitivity)
+    return conversion.rdp_to_dp(curve, delta, method="cks", orders="integer")
 
 
 def thm451_epsilon_corrected(alpha: Any, T: Any, tau: Any, K: Any, n: Any, C1: Any, sigma1: Any, C2: Any,
