@@ -21,6 +21,14 @@ z^2 = (tau sigma^2 / K) / Delta^2:
 
 (C.39) then uses the [MTZ19] closed form q^2 alpha / z^2 with the constant 6 for the RDP of a round.
 
+**Fixed-size sampling.**  Alg 4.4.1 picks exactly K of the n clients (without replacement); the
+natural relation there is replace-one.  The exact Poisson value is then still a *lower* bound on the
+RDP of a round, so the counterexamples below hold for that sampling too: replace a client whose
+tau clipped steps all point the same way by one with zero updates, all other clients having zero
+updates; the round's output is N(0, s^2) on one dataset and (1 - K/n) N(0, s^2) + (K/n) N(Delta, s^2)
+on the other (the client is in the sample with probability K/n), the SGM pair of [MTZ19].  An upper
+bound for that sampling ([WBK19, Thm 9], :mod:`bcdp.accounting.subsampling`) is not computed here.
+
 **Findings (erratum E-Thesis-Thm4.5.1, check ``thesis.erratum_thm451_adaped``).**  The closed form
 is a bound only in the [MTZ19, Sec. 3.3] regime (q <= 1/5, z >= 4, alpha below two limits;
 :func:`bcdp.accounting.sampled_gaussian.mtz19_regime`); the theorem asserts it for every alpha > 1
