@@ -190,4 +190,18 @@ CLAIMS: tuple[ClaimSpec, ...] = (
                "not give (Sec. 4.6), and Thm 4.5.1 rests on the [MTZ19] subsampled-Gaussian approximation (no "
                "exact bound to evaluate); the accuracies need training",
     ),
+    ClaimSpec(
+        id="THESIS-Table4.1",
+        paper="thesis",
+        group="fl",
+        where="Table 4.1 and Sec. 4.6 (\"This model has d = 13,170 parameters\")",
+        statement="The MNIST model of Table 4.1 (conv 16 8x8 stride 2, max-pool 2x2, conv 32 4x4 stride 2, max-pool "
+                  "2x2, FC 32, softmax 10) has d = 13,170 parameters.",
+        expected="not reproduced",
+        also_checked_in=("`bcdp.fl.communication.table41_parameter_counts`", "`THESIS-Sec4.6-bits` (evidence)"),
+        status="not reproduced (an inconsistency of the text): over the 62 readings (of 64) of the unstated choices that leave a non-empty map (SAME or "
+               "VALID padding per layer, pooling stride 1 or 2) the count (weights + biases) is one of 10650, 13722, "
+               "18842, 26010, 35226, 46490, 59802, never 13170; the [PTS20] model it cites has 26010; the 28096x of "
+               "Sec. 4.6 is 32 * 13170/15 exactly, so it inherits the printed d",
+    ),
 )
