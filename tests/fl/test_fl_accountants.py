@@ -162,3 +162,24 @@ def test_dss_bad_inputs(kwargs):
     with pytest.raises(InvalidInputError) as e:
         A.dss_sgd_accountant(args["eps0"], args["n"], args["m"], args["q"], args["T"], args["delta_prime"], **extra)
     assert "\n" not in str(e.value)
+
+
+def test_dss_blocks_between_the_window_max_and_the_thesis_bound():
+    eps0, n, m, q, T, dp = 0.8, 3000, 1, 0.5, 50, 1e-6
+    one = A.dss_sgd_accountant(eps0, n, m, q, T, dp)
+    lo, hi = one.window
+    dt = mpmath.mpf(dp) * m / (mpmath.mpf(q) * T)
+    with mpmath.workdps(30):
+        brute = max(mpmath.log(1 + mpmath.mpf(k) / (n * m) * (mpmath.exp(fmt21(eps0, k, dt)) - 1))
+                    for k in range(lo, hi + 1))
+    prev = one.per_round[0]
+    for b in (2, 8, 64):
+        r = A.dss_sgd_accountant(eps0, n, m, q, T, dp, blocks=b)
+        assert brute <= r.per_round[0] <= prev
+        assert r.delta == one.delta
+        prev = r.per_round[0]
+    assert prev < mpmath.mpf(one.per_round[0]) * mpmath.mpf("0.7")   # the blocks gain is real here
+    with pytest.raises(InvalidInputError):
+        A.dss_sgd_accountant(eps0, n, m, q, T, dp, blocks=2, eps_tilde=0.1)
+    with pytest.raises(InvalidInputError):
+        A.dss_sgd_accountant(eps0, n, m, q, T, dp, blocks=0)
