@@ -40,7 +40,7 @@ CLAIM = ClaimSpec(
               "the window (<= 2 exp(-qn/12), (C.23)-(C.24)) or the explicit c' = 1/12 - (eps0 + log 2)/(qn) of "
               "(C.26)-(C.27), and strong composition with delta~ = delta'/(qbar T). The library equals the printed "
               "chain, dominates the brute-force max over the window, and is >= KOV15 of its own rounds; cutting the "
-              "window into 64 blocks (not in the thesis) halves eps at the Fig 4.2 setting (51.07 -> 24.05).",
+              "window into 64 blocks (not in the thesis) halves eps at n = 6e4, q = 1/6, eps0 = 2, T = 480 (51.07 -> 24.05).",
     expected="confirmed",
     also_checked_in=("`tests/fl/test_fl_accountants.py`",),
 )
