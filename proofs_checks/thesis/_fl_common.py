@@ -65,3 +65,38 @@ def pld_lower_eps(P: dict, Q: dict, T: int, delta: float, interval: float = 1e-5
                                                        value_discretization_interval=interval)
         out = max(out, pld.self_compose(T).get_epsilon_for_delta(delta))
     return out
+
+
+def rr_round_hockey_stick(M: int, q, eps0, eps) -> mpmath.mpf:
+    """max over both directions of sup_S P(S) - e^eps Q(S) for the binary-RR round pair of
+    :func:`rr_round_log_pmfs` (count of ones among M messages), in mpmath at the working precision:
+    Bin(M, p) pmf by its ratio recurrence, p = 1/(e^eps0 + 1)."""
+    p = 1 / (mpmath.exp(mpmath.mpf(eps0)) + 1)
+    q = mpmath.mpf(q)
+    b = [mpmath.mpf(0)] * (M + 1)          # Bin(M, p)
+    c = [mpmath.mpf(0)] * (M + 1)          # Bin(M-1, p) shifted by Bern(1-p)
+    t, r = (1 - p) ** M, p / (1 - p)
+    for y in range(M + 1):
+        b[y] = t
+        t = t * (M - y) / (y + 1) * r
+    t = (1 - p) ** (M - 1)
+    prev = mpmath.mpf(0)
+    for y in range(M):                     # Bin(M-1, p)(y)
+        c[y] += t * p
+        c[y + 1] += t * (1 - p)
+        prev = t
+        t = t * (M - 1 - y) / (y + 1) * r
+    del prev
+    E = mpmath.exp(mpmath.mpf(eps))
+    out = mpmath.mpf(0)
+    for first, second in ((0, 1), (1, 0)):
+        tot = mpmath.mpf(0)
+        for y in range(M + 1):
+            P = b[y]
+            Q = (1 - q) * b[y] + q * c[y]
+            a, z = (P, Q) if first == 0 else (Q, P)
+            d = a - E * z
+            if d > 0:
+                tot += d
+        out = max(out, tot)
+    return out

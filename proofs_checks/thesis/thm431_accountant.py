@@ -8,7 +8,9 @@
 2. Validity (the accountant is an upper bound): with binary randomized response as the eps0-LDP
    randomizer, the T-fold composition of one round's extreme pair (the differing record in the batch
    with probability q) has eps(delta) >= the dp_accounting optimistic-PLD estimate; the accountant
-   must be above it (the slack is reported).  And the per-round guarantee composed optimally
+   must be above it (the slack is reported); and one round of it must satisfy the per-round guarantee:
+   the exact hockey-stick divergence of the round pair at the per-round eps (mpmath, 30 digits, both
+   directions) is <= the per-round delta.  And the per-round guarantee composed optimally
    (KOV15, certified) is <= the accountant's strong composition (the slack of Lemma 2.1.2).
 3. The validity condition of FMT21 Thm 3.1 at ks messages is enforced on both sides of the cap.
 """
@@ -74,18 +76,21 @@ def check() -> ClaimResult:
             ora, e1, _ = _oracle(eps0, n, m, k, s_, T, delta)
             q = k * s_ / (m * n)
             lower = F.pld_lower_eps(*F.rr_round_log_pmfs(k * s_, q, eps0), T, delta, interval=1e-4)
+            with mpmath.workdps(30):
+                round_delta = F.rr_round_hockey_stick(k * s_, mpmath.mpf(k * s_) / (m * n), eps0, lib.per_round[0])
             kov = kov_optimal_composition(lib.per_round[0], lib.per_round[1], T, lib.delta)
             row = {"eps0": eps0, "n": n, "m": m, "k": k, "s": s_, "T": T, "delta": s(delta),
                    "library_eps": s(lib.epsilon), "printed_chain_eps": s(ora), "library_delta": s(lib.delta),
                    "per_round": [s(lib.per_round[0]), s(lib.per_round[1])], "eps_tilde": s(lib.eps_tilde),
                    "rr_optimistic_pld_eps": s(lower, 6), "slack_vs_rr": s(mpmath.mpf(lib.epsilon) / lower, 4) + "x",
+                   "rr_round_delta_at_per_round_eps": s(round_delta, 6),
                    "kov_of_per_round_eps": s(kov.upper), "slack_vs_kov": s(mpmath.mpf(lib.epsilon) / kov.upper, 4) + "x"}
             rows.append(row)
             ok = (mpmath.mpf(lib.epsilon) >= ora and abs(mpmath.mpf(lib.epsilon) / ora - 1) < REL_TOL
                   and abs(mpmath.mpf(lib.per_round[0]) / e1 - 1) < REL_TOL
                   and Fraction(lib.per_round[1]) >= Fraction(k * s_, m * n) * Fraction(lib.delta_tilde)
                   and Fraction(lib.delta_tilde) <= Fraction(delta) / (2 * Fraction(k * s_, m * n) * T) and Fraction(lib.delta) <= Fraction(delta) * (1 + Fraction(1, 10 ** 12))
-                  and lib.epsilon >= lower and lib.epsilon >= kov.upper)
+                  and lib.epsilon >= lower and lib.epsilon >= kov.upper and round_delta <= lib.per_round[1])
             if not ok:
                 keep(fails, row)
     # validity condition of FMT21 Thm 3.1 at ks messages, both sides
