@@ -9,7 +9,6 @@ from dataclasses import replace
 
 import pytest
 from bcdp.fl import accountants
-from bcdp.repro import fl_figures
 from bcdp.shuffle import cldp_rdp
 from check_verdicts import verdict
 
@@ -73,12 +72,13 @@ def test_thm543_with_T_halved_is_refuted(monkeypatch):
 
 
 def test_fig57_with_shifted_epochs_is_refuted(monkeypatch):
-    real = fl_figures.crossings
+    real = cldp_rdp.first_units_reaching
+    monkeypatch.setattr(cldp_rdp, "first_units_reaching", lambda *a, **kw: real(*a, **kw) + 3)
+    assert _verdict("fig57_epsilon") == "refuted"
 
-    def shifted():
-        out = real()
-        for t in fl_figures.FIG57_PRINTED_OURS:
-            out["fig5_7"][t] = dict(out["fig5_7"][t], epoch=out["fig5_7"][t]["epoch"] + 3)
-        return out
-    monkeypatch.setattr(fl_figures, "crossings", shifted)
+
+def test_fig57_with_the_unsubsampled_curve_is_refuted(monkeypatch):
+    """Bad twin: the accountant run at gamma = 1 (n = k), the text's literal 'Theorem 5.3.1' reading."""
+    real = cldp_rdp.thm543_epsilon
+    monkeypatch.setattr(cldp_rdp, "thm543_epsilon", lambda n, k, *a, **kw: real(k, k, *a, **kw))
     assert _verdict("fig57_epsilon") == "refuted"

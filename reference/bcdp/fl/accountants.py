@@ -142,7 +142,7 @@ def cldp_sgd_accountant(eps0: float, n: int, m: int, k: int, T: int, delta: floa
     delta_prime = float_down(Fraction(delta) / 2)
     et = _shuffle_eps(eps0, k * s, delta_tilde, eps_tilde, variant)
     rate = q if s == 1 else q2
-    eps_round = subsampling_amplification(et, delta_tilde, float_up(rate))[0]
+    eps_round = subsampling_amplification(et, delta_tilde, rate)[0]
     delta_round = float_up(q * Fraction(delta_tilde))
     eps_T, delta_T = advanced_composition(eps_round, delta_round, T, delta_prime)
     return FLPrivacy(eps_T, delta_T, (eps_round, delta_round), {
@@ -281,12 +281,12 @@ def dss_sgd_accountant(eps0: float, n: int, m: int, q: float, T: int, delta_prim
     if not delta_tilde < 1:
         raise ValidityConditionError(f"delta~ = delta'/(qbar T) = {delta_tilde:.6g} must be < 1")
     et = _shuffle_eps(eps0, lo, delta_tilde, eps_tilde, variant)
-    rate = float_up(Fraction(hi, n * m))
+    rate = Fraction(hi, n * m)
     eps_round = subsampling_amplification(et, delta_tilde, rate)[0]
     if blocks > 1:
         cuts = sorted({lo + (hi - lo) * i // blocks for i in range(blocks + 1)})
         eps_round = max(subsampling_amplification(_shuffle_eps(eps0, a, delta_tilde, None, variant), delta_tilde,
-                                                  float_up(Fraction(b, n * m)))[0]
+                                                  Fraction(b, n * m))[0]
                         for a, b in zip(cuts, cuts[1:]))
     tail_up = binomial_outside_window(n, q, lo, hi)[1] if tail == "exact" else chernoff_outside_window(n, q, w)
     delta_round = float_up(qbar * Fraction(delta_tilde) + Fraction(tail_up))

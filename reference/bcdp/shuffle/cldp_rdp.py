@@ -39,9 +39,11 @@ def _orders(orders: Sequence[int] | None) -> np.ndarray:
 
 
 def subsampled_rdp_curve(n: int, k: int, eps0: float, *, bound: str = "thm541",
-                         orders: Sequence[int] | None = None):
+                         orders: Sequence[int] | None = None, certified: bool = True):
     """The per-round RDP curve of the k-of-n subsampled shuffle at integer orders (Thm 5.4.1 upper or
-    Thm 5.4.2 lower bound) as an :class:`bcdp.accounting.curves.RdpCurve`."""
+    Thm 5.4.2 lower bound) as an :class:`bcdp.accounting.curves.RdpCurve`.  ``certified=False`` (Thm
+    5.4.1 only) skips the arb enclosures: the float64 values are then taken as exact upper bounds (the
+    curve's ``assumption`` says so; they can be ~1e-15 relative below the exact bound)."""
     if bound not in BOUNDS:
         raise InvalidInputError(f"bound must be one of {BOUNDS}, got {bound!r}")
     o = _orders(orders)
@@ -53,6 +55,10 @@ def subsampled_rdp_curve(n: int, k: int, eps0: float, *, bound: str = "thm541",
         from bcdp.shuffle.subsampled_balls import thm541_ball
 
         vals = thm541_upper_float(n, k, eps0, o)
+        if not certified:
+            return rdp_curve_from_arrays([float(a) for a in o], [float(v) for v in vals],
+                                         label=f"Thm 5.4.1 float64 (n={n}, k={k}, eps0={eps0})",
+                                         source="thesis Thm 5.4.1")
         balls = [thm541_ball(n, k, e, int(a)) for a in o]
         return rdp_curve_from_arrays([float(a) for a in o], [float(v) for v in vals], certified_values=balls,
                                      label=f"Thm 5.4.1 (n={n}, k={k}, eps0={eps0})", source="thesis Thm 5.4.1")
@@ -64,14 +70,37 @@ def subsampled_rdp_curve(n: int, k: int, eps0: float, *, bound: str = "thm541",
 
 
 def thm543_epsilon(n: int, k: int, eps0: float, T: int, delta: Any, *, bound: str = "thm541",
-                   orders: Sequence[int] | None = None) -> Certified:
+                   orders: Sequence[int] | None = None, certified: bool = True) -> Certified:
     """Thesis Thm 5.4.3, eq. (5.41): the central eps of T rounds of CLDP-SGD (k of n clients, eps0-LDP
     reports, shuffled) at ``delta``, certified at the optimal integer order (details: ``alpha_star``).
-    ``bound``: module docstring."""
+    ``bound``: module docstring; ``certified``: :func:`subsampled_rdp_curve`."""
     if isinstance(T, bool) or not isinstance(T, (int, np.integer)) or T < 1:
         raise InvalidInputError(f"T must be an integer >= 1, got {T!r}")
-    curve = subsampled_rdp_curve(n, k, eps0, bound=bound, orders=orders).compose(int(T))
+    curve = subsampled_rdp_curve(n, k, eps0, bound=bound, orders=orders, certified=certified).compose(int(T))
     return rdp_to_dp(curve, delta, method="cks", orders=[float(a) for a in _orders(orders)])
 
 
-__all__ = ["BOUNDS", "DEFAULT_ORDERS", "subsampled_rdp_curve", "thm543_epsilon"]
+def first_units_reaching(n: int, k: int, eps0: float, delta: Any, target: float, max_units: int,
+                         rounds_per_unit: int = 1) -> int | None:
+    """The smallest number of units u in 1..max_units (u x ``rounds_per_unit`` rounds, e.g. epochs) at
+    which Thm 5.4.3's eps (float64 curve, :func:`thm543_epsilon` with ``certified=False``) is >= target;
+    None if it is still below at max_units.  Bisection (eps increases with T)."""
+    curve = subsampled_rdp_curve(n, k, eps0, certified=False)
+    o = [float(a) for a in DEFAULT_ORDERS]
+
+    def eps(u: int) -> float:
+        return rdp_to_dp(curve.compose(u * rounds_per_unit), delta, method="cks", orders=o).upper
+
+    if eps(max_units) < target:
+        return None
+    lo, hi = 0, max_units
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if eps(mid) >= target:
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+__all__ = ["BOUNDS", "DEFAULT_ORDERS", "first_units_reaching", "subsampled_rdp_curve", "thm543_epsilon"]
