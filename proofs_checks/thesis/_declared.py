@@ -174,7 +174,8 @@ CLAIMS: tuple[ClaimSpec, ...] = (
         status="partly reproduced (eps axis only): Thm 4.3.1 has no constants; made explicit "
                "(`bcdp.fl.accountants.cldp_sgd_accountant`, FMT21 Thm 3.1 per round) it reaches 5 at epoch 11 and 10 "
                "at epoch 33 and is 18.35 at 80 epochs (6 rounds per epoch assumed), so eps = 5 and 10 are points of "
-               "that curve; the RDP route (Thm 5.4.1 + (5.41)) is only 4.27 at 80 epochs and never reaches 5; "
+               "that curve; with FMT21's numerical clone bound per round the same chain gives 4.04 at 80 epochs and the "
+               "RDP route (Thm 5.4.1 + (5.41)) 4.27, neither reaching 5; "
                "accuracies not reproduced (no training)",
     ),
     ClaimSpec(
