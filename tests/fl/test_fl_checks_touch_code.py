@@ -8,12 +8,12 @@ import importlib
 from dataclasses import replace
 
 import pytest
-from bcdp.fl import accountants
+from bcdp.fl import accountants, communication
 from bcdp.shuffle import cldp_rdp
 from check_verdicts import verdict
 
 CHECKS = {"thm431_accountant": "confirmed", "thm441_accountant": "confirmed", "thm543_accountant": "confirmed",
-          "fig57_epsilon": "confirmed"}
+          "fig57_epsilon": "confirmed", "sec46_communication": "confirmed"}
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -82,3 +82,16 @@ def test_fig57_with_the_unsubsampled_curve_is_refuted(monkeypatch):
     real = cldp_rdp.thm543_epsilon
     monkeypatch.setattr(cldp_rdp, "thm543_epsilon", lambda n, k, *a, **kw: real(k, k, *a, **kw))
     assert _verdict("fig57_epsilon") == "refuted"
+
+
+def test_histogram_count_without_the_minus_one_is_refuted(monkeypatch):
+    """Bad twin: C(s + B, s) (multisets of size s from B + 1 bins)."""
+    monkeypatch.setattr(communication, "histogram_count", lambda s, B: __import__("math").comb(s + B, s))
+    assert _verdict("sec46_communication") == "refuted"
+
+
+def test_bit_saving_without_the_sign_bit_is_refuted(monkeypatch):
+    """Bad twin: 32 d / ceil(log2 d) (the + 1 of the sign bit dropped)."""
+    from fractions import Fraction
+    monkeypatch.setattr(communication, "bit_saving", lambda d: Fraction(32 * d, (d - 1).bit_length()))
+    assert _verdict("sec46_communication") == "refuted"
