@@ -183,3 +183,10 @@ def test_dss_blocks_between_the_window_max_and_the_thesis_bound():
         A.dss_sgd_accountant(eps0, n, m, q, T, dp, blocks=2, eps_tilde=0.1)
     with pytest.raises(InvalidInputError):
         A.dss_sgd_accountant(eps0, n, m, q, T, dp, blocks=0)
+
+
+def test_dss_everyone_joins():
+    """q = 1: K = n surely, the window [n/2, n] holds all the mass, the tail is exactly 0."""
+    assert A.binomial_outside_window(10 ** 6, 1.0, 500000, 10 ** 6) == (0.0, 0.0)
+    r = A.dss_sgd_accountant(1.0, 20000, 1, 1.0, 10, 1e-6)
+    assert r.tail == 0.0 and r.window == (10000, 20000)

@@ -185,6 +185,8 @@ def _tail_sum(n: int, qb: Any, start: int, step: int, stop: int) -> Any:
         else:
             r = ball_of(n - j) * qb / (ball_of(j + 1) * (one - qb))
         new = term * r
+        if new.is_zero():                      # q = 0 or 1 at the boundary: every later term is 0
+            return total
         if r < one and new < total * ball_of(Fraction(1, 2 ** 80)):
             # every later ratio is <= r (the pmf is log-concave): the rest is <= new / (1 - r)
             rest = new / (one - r)
