@@ -95,10 +95,11 @@ def test_lemma214_refutes_a_wrong_moment(monkeypatch):
 # -- Lemma 2.3.1 (2) -----------------------------------------------------------------------------------
 
 def test_lemma231_refutes_the_formula_without_the_square_root(monkeypatch):
+    def mpf(x):
+        return x if isinstance(x, mpmath.mpf) else mpmath.mpf(Fraction(x).numerator) / Fraction(x).denominator
+
     def twin(eps0, n, delta, dps=50):
-        d = mpmath.mpf(Fraction(delta).numerator) / Fraction(delta).denominator if not isinstance(
-            delta, mpmath.mpf) else delta
-        return 12 * mpmath.mpf(eps0) * mpmath.log(1 / d) / n
+        return 12 * mpf(eps0) * mpmath.log(1 / mpf(delta)) / n
     monkeypatch.setattr(efm19_dp, "efm19_cor9_epsilon", twin)
     assert _verdict("lemma231_efm19_cor9") == "refuted"
 
