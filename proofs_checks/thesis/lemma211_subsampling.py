@@ -12,7 +12,7 @@ mechanisms on binary and ternary alphabets, some not symmetric in the records). 
 here from the printed lemma): e^{eps'} = 1 + q(e^eps - 1) and q delta as Fractions; the exact profile
 of M' over every replace-one pair of X^n must satisfy max e^{D_inf} <= e^{eps'} (pure) and
 delta_{M'}(e^{eps'}) <= q delta.  Library: :func:`bcdp.accounting.amplification.subsampling_amplification`
-(certified float) is called at upward-rounded eps, delta, q; its (eps'_lib, delta'_lib) must be a
+(certified float) is called at upward-rounded eps, delta and the exact q = k/n; its (eps'_lib, delta'_lib) must be a
 valid guarantee of the exact M' (e^{eps'_lib} >= exact max ratio, compared at 50 digits; the exact
 delta_{M'} at a rational ratio below e^{eps'_lib} <= delta'_lib).  Finding: the lemma is attained
 (ratio 1 exactly) for every RR count in the pure grid, so no smaller eps' is valid in general.
@@ -80,7 +80,7 @@ def _library_ok(mech, n: int, ratio: Fraction, delta: Fraction, pure: bool) -> t
     q = Fraction(mech.k, n)
     with mpmath.workdps(50):
         eps_up = _up(mpmath.log(mpmath.mpf(ratio.numerator) / ratio.denominator))
-        eps_lib, delta_lib = amplification.subsampling_amplification(eps_up, _up(delta), _up(q))
+        eps_lib, delta_lib = amplification.subsampling_amplification(eps_up, _up(delta), q)   # q exact
         e_lib = mpmath.exp(mpmath.mpf(eps_lib))
         if pure:
             R, _ = se.max_privacy_ratio(mech, n)
