@@ -1,4 +1,4 @@
-"""Claims of the thesis (Chs. 3 and 5) checked only by tests, tables or other checks' evidence (no check module).
+"""Claims of the thesis (Chs. 2-5) checked only by tests, tables or other checks' evidence (no check module).
 
 They are declared here so that the theory index is generated entirely from the registry
 (:mod:`bcdp.claims.registry`); the places that check them are in ``also_checked_in``.
@@ -204,5 +204,18 @@ CLAIMS: tuple[ClaimSpec, ...] = (
                "VALID padding per layer, pooling stride 1 or 2) the count (weights + biases) is one of 10650, 13722, "
                "18842, 26010, 35226, 46490, 59802, never 13170; the [PTS20] model it cites has 26010; the 28096x of "
                "Sec. 4.6 is 32 * 13170/15 exactly, so it inherits the printed d",
+    ),
+    ClaimSpec(
+        id="THESIS-Lemma2.3.1-BBG19",
+        paper="thesis",
+        group="background",
+        where="Lemma 2.3.1 part 1, Sec. 2.3 ([BBG19d, Cor 5.3.1])",
+        statement="If eps0 <= log(n/log(1/delta))/2, the shuffle of n eps0-LDP reports is (eps, delta)-DP with "
+                  "eps = O(min{eps0, 1} e^{eps0} sqrt(log(1/delta)/n)).",
+        expected="not reproduced",
+        also_checked_in=(
+            "`bcdp.checks.thesis.lemma231_efm19_cor9` (part 2, with an explicit constant)",
+        ),
+        status="not checkable: an O(.) statement without constants; part 2 (THESIS-Lemma2.3.1-EFM19) is checked",
     ),
 )

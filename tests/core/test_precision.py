@@ -234,6 +234,12 @@ CALLS = {
         "dps", 60, lambda v: __import__("bcdp.partial.mwem", fromlist=["x"]).e3_joint_round_slack(2, v)),
     "bcdp.partial.mwem.e3_symmetric_slack": (
         "dps", 60, lambda v: __import__("bcdp.partial.mwem", fromlist=["x"]).e3_symmetric_slack(9, 1, v)),
+    "bcdp.shuffle.efm19_dp.efm19_cor9_epsilon": (
+        "dps", 60, lambda v: __import__("bcdp.shuffle.efm19_dp", fromlist=["x"]).efm19_cor9_epsilon(
+            "1/4", 1000, "1/1000", dps=v)),
+    "bcdp.shuffle.efm19_dp.rr_shuffled_pair_delta": (
+        "dps", 60, lambda v: __import__("bcdp.shuffle.efm19_dp", fromlist=["x"]).rr_shuffled_pair_delta(
+            5, "3/2", "1/10", dps=v)),
     "bcdp.shuffle.finite_laws.shuffled_rdp_exact": (
         "dps", 60, lambda v: __import__("bcdp.shuffle.finite_laws", fromlist=["x"]).shuffled_rdp_exact(
             _rr_kernel(), [0, 0, 0], [0, 0, 1], 2, dps=v)),
