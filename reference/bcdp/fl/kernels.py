@@ -29,7 +29,7 @@ from bcdp.core.numbers import INFINITY, to_fraction
 
 __all__ = [
     "Kernel", "Vector", "as_vector", "check_count", "check_dataset", "check_kernel", "dataset_mean",
-    "kernel_ldp_ratio", "kernel_mean", "kernel_mse", "max_sq_norm", "merge_multisets", "multiset_law",
+    "kernel_fp", "kernel_ldp_ratio", "kernel_mean", "kernel_mse", "max_sq_norm", "merge_multisets", "multiset_law",
     "sq_norm",
 ]
 
@@ -184,3 +184,13 @@ def multiset_law(inputs: Sequence[Vector], kernel: Kernel) -> dict[tuple, Fracti
     for x in inputs:
         law = convolve(law, {(y,): w for y, w in kernel[x].items()})
     return law
+
+
+def kernel_fp(kernel: Any, L2: Any = None) -> Fraction:
+    """f_p of thesis Sec. 4.3, condition (iv): the least f with sup_x E||R(x) - x||_2^2 <= L^2 f over the
+    kernel's domain, i.e. max_x MSE(x) / L^2; ``L2`` = L^2 defaults to max_x ||x||_2^2 over the domain."""
+    k = check_kernel(kernel)
+    l2 = max_sq_norm(list(k)) if L2 is None else to_fraction(L2, "L2")
+    if l2 <= 0:
+        raise InvalidInputError(f"L^2 must be > 0, got {l2}")
+    return max(kernel_mse(k, x) for x in k) / l2

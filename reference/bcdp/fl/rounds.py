@@ -37,7 +37,7 @@ from bcdp.core.numbers import to_fraction
 from .kernels import Kernel, Vector, as_vector, check_count, check_dataset, check_kernel, convolve, multiset_law, sq_norm
 
 __all__ = [
-    "MAX_SAMPLES", "appc12_parameters", "check_sizes", "co_occurrence_probability", "gradient_law",
+    "MAX_SAMPLES", "appc12_parameters", "check_sizes", "lemma432_bound", "co_occurrence_probability", "gradient_law",
     "gradient_mean", "inclusion_probability", "lemma431_parameters", "neighbours", "output_law", "round_delta",
     "round_profile", "sample_law", "second_moment", "shuffle_profile",
 ]
@@ -267,3 +267,14 @@ def appc12_parameters(n: Any, m: Any, k: Any, s: Any, ratio_tilde: Any, delta_ti
     if not 0 <= dt <= 1:
         raise InvalidInputError(f"delta_tilde must be in [0, 1], got {dt}")
     return 1 + Fraction(s_, m_) * (r - 1), Fraction(k_ * s_, m_ * n_) * dt
+
+
+def lemma432_bound(L2: Any, fp: Any, n: Any, m: Any, k: Any, s: Any) -> Fraction:
+    """Thesis Lemma 4.3.2, eq. (4.6): E||g_t||_2^2 <= L^2(1 + f_p/(qmn)) with q = ks/(mn) (so qmn = ks);
+    ``L2`` = L^2 (gradients bounded by L in l2), ``fp`` = f_p(eps0, b) (condition (iv), per-vector MSE)."""
+    n_, m_, k_, s_ = check_sizes(n, m, k, s)
+    l2, f = to_fraction(L2, "L2"), to_fraction(fp, "fp")
+    if l2 < 0 or f < 0:
+        raise InvalidInputError(f"L2 and fp must be >= 0, got {l2} and {f}")
+    q = Fraction(k_ * s_, m_ * n_)
+    return l2 * (1 + f / (q * m_ * n_))
