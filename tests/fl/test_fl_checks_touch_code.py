@@ -14,7 +14,8 @@ from check_verdicts import verdict
 
 CHECKS = {"alg431_cldp_round": "confirmed", "lemma431_amplification": "confirmed", "appc12_minibatch": "confirmed",
           "lemma432_second_moment": "confirmed", "claim441_dss_unbiased": "confirmed",
-          "erratum_lemma442_factor2": "erratum", "erratum_lemma431_eps0_condition": "erratum"}
+          "erratum_lemma442_factor2": "erratum", "erratum_lemma431_eps0_condition": "erratum",
+          "lemma441_dss_reduction": "confirmed"}
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -96,3 +97,15 @@ def test_lemma442_wrong_fp_is_refuted(monkeypatch):
     real = kernels.kernel_fp
     monkeypatch.setattr(kernels, "kernel_fp", lambda ker, L2=None: real(ker, L2) / 2)
     assert _verdict("erratum_lemma442_factor2") == "refuted"
+
+
+def test_lemma441_noiseless_dss_round_is_refuted(monkeypatch):
+    real = ss.output_law
+    monkeypatch.setattr(ss, "output_law", lambda D, ker, q, **kw: real(
+        D, {x: {x: Fraction(1)} for x in kernels.check_kernel(ker)}, q))
+    assert _verdict("lemma441_dss_reduction") == "refuted"
+
+
+def test_lemma441_wrong_participation_law_is_refuted(monkeypatch):
+    monkeypatch.setattr(ss, "participation_law", lambda n, q: {k: Fraction(1, n + 1) for k in range(n + 1)})
+    assert _verdict("lemma441_dss_reduction") == "refuted"

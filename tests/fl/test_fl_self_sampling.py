@@ -81,3 +81,23 @@ def test_bad_inputs():
         ss.c36_bound(-1, 1, Fraction(1, 2), 3)
     with pytest.raises(InvalidInputError):
         ss.gradient_law(((2,),), KER, Fraction(1, 2))
+
+
+def test_output_law_matches_brute_force_and_profile_dominates_a_pair():
+    D, D2, q = ((1, -1), (1, 1)), ((-1, -1), (1, 1)), Fraction(1, 3)
+    from fl_oracles import hockey
+
+    def brute(data):
+        out: dict = {}
+        for _, msgs, w in dss_outcomes(data, KER, q):
+            key = tuple(sorted(msgs))
+            out[key] = out.get(key, Fraction(0)) + w
+        return out
+    P, Q = brute(D), brute(D2)
+    assert ss.output_law(D, KER, q) == P and P[()] == (1 - q) ** 2
+    prof = ss.round_profile(KER, 2, 2, q, [Fraction(1), Fraction(3, 2)])
+    for r in (Fraction(1), Fraction(3, 2)):
+        assert max(hockey(P, Q, r), hockey(Q, P, r)) <= prof[r]["delta"]
+    assert prof[Fraction(1)]["delta"] > 0
+    with pytest.raises(InvalidInputError):
+        ss.round_profile(KER, 2, 2, q, [Fraction(1, 2)])

@@ -14,6 +14,9 @@ kernel (:mod:`bcdp.fl.kernels`); all 2^n participation sets and all outputs are 
 * :func:`second_moment`: E[||g_t||^2 1{K_t > 0}] (App. C.4, (C.33) with E_0 = 0), against
   :func:`lemma442_printed_bound` (eq. (4.12) without its e^{-c'qn} term: L^2(1 + f_p/(q-bar m n)),
   q-bar = q/m) and :func:`c36_bound` ((C.36) without its e^{-c'qn} term: L^2(1 + 2 f_p/(qn))).
+* Privacy (App. C.2, (C.11), replace-one neighbours as in App. C.1): :func:`output_law` (the
+  server's view H_{K_t}: the multiset of the K_t messages, the empty tuple when K_t = 0) and
+  :func:`round_profile` (exact worst delta over every dataset in X^{nm} and every neighbour).
 """
 
 from __future__ import annotations
@@ -26,11 +29,14 @@ from typing import Any
 from bcdp.core.errors import InvalidInputError, ValidityConditionError
 from bcdp.core.numbers import to_fraction
 
-from .kernels import Vector, check_count, check_dataset, check_kernel, sq_norm
+from bcdp.core.divergences import hockey_stick_exact
+
+from .kernels import Vector, check_count, check_dataset, check_kernel, convolve, sq_norm
 
 __all__ = [
     "MAX_CLIENTS", "c36_bound", "check_q", "empty_probability", "gradient_law", "lemma442_printed_bound",
-    "mean_given_participation", "mean_with_skip", "participation_law", "second_moment",
+    "mean_given_participation", "mean_with_skip", "output_law", "participation_law", "round_profile",
+    "second_moment",
 ]
 
 #: Largest n enumerated (2^n participation sets).
@@ -140,3 +146,63 @@ def c36_bound(L2: Any, fp: Any, q: Any, n: Any) -> Fraction:
     """(C.36) of thesis App. C.4 without its additive e^{-c'qn}: L^2(1 + 2 f_p/(qn))."""
     l2, f, p, n_ = _bound_args(L2, fp, q, n)
     return l2 * (1 + 2 * f / (p * n_))
+
+
+def output_law(dataset: Any, kernel: Any, q: Any, *, _checked: bool = False) -> dict[tuple, Fraction]:
+    """The exact law of the server's view M_t(D) = H_{K_t} o samp^iid_{n,q}(G_1, ..., G_n) (thesis
+    eq. (4.11) = (C.11)): {sorted tuple of the K_t messages: probability}; the empty tuple (no
+    message, the round is skipped) has probability (1 - q)^n.  Enumerates all 2^n participation sets."""
+    kern = kernel if _checked else check_kernel(kernel)
+    clients = dataset if _checked else check_dataset(dataset, kern)
+    p = check_q(q)
+    n = len(clients)
+    if n > MAX_CLIENTS:
+        raise InvalidInputError(f"n = {n} clients exceed {MAX_CLIENTS} (2^n participation sets are enumerated)")
+    laws = [{(y,): w for y, w in _client_law(c, kern).items()} for c in clients]
+    out: dict[tuple, Fraction] = {}
+    for joined in itertools.product((False, True), repeat=n):
+        K = sum(joined)
+        law: dict[tuple, Fraction] = {(): p ** K * (1 - p) ** (n - K)}
+        for i in range(n):
+            if joined[i]:
+                law = convolve(law, laws[i])
+        for o, w in law.items():
+            out[o] = out.get(o, Fraction(0)) + w
+    return out
+
+
+def round_profile(kernel: Any, n: Any, m: Any, q: Any, ratios: Any) -> dict[Fraction, dict]:
+    """delta(eps) of one dss-SGD round for each e^eps in ``ratios`` (each >= 1): the max of the
+    hockey-stick divergence between :func:`output_law` of D and of D', over every D in X^{nm} (X = the
+    kernel's domain) and every D' obtained by replacing one record (thesis App. C.2, (C.13)-(C.14)),
+    both directions.  Returns {ratio: {"delta", "dataset", "neighbour"}}."""
+    kern = check_kernel(kernel)
+    n_, m_, p = check_count(n, "n"), check_count(m, "m"), check_q(q)
+    rs = [to_fraction(r, "ratio") for r in ratios]
+    if not rs or min(rs) < 1:
+        raise InvalidInputError("give ratios e^eps >= 1")
+    domain = sorted(kern)
+    laws: dict[tuple, dict] = {}
+
+    def law(clients: tuple) -> dict:
+        key = tuple(sorted(tuple(sorted(c)) for c in clients))
+        if key not in laws:
+            laws[key] = output_law(key, kern, p, _checked=True)
+        return laws[key]
+
+    best = {r: {"delta": Fraction(0), "dataset": None, "neighbour": None} for r in rs}
+    for clients in itertools.combinations_with_replacement(list(itertools.combinations_with_replacement(domain, m_)), n_):
+        P = law(clients)
+        for i in range(n_):
+            for j in range(m_):
+                for v in domain:
+                    if v == clients[i][j]:
+                        continue
+                    other = [list(c) for c in clients]
+                    other[i][j] = v
+                    Q = law(tuple(tuple(c) for c in other))
+                    for r in rs:
+                        d = hockey_stick_exact(P, Q, r)
+                        if d > best[r]["delta"]:
+                            best[r] = {"delta": d, "dataset": clients, "neighbour": tuple(tuple(c) for c in other)}
+    return best
