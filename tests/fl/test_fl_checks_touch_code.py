@@ -15,7 +15,7 @@ from check_verdicts import verdict
 CHECKS = {"alg431_cldp_round": "confirmed", "lemma431_amplification": "confirmed", "appc12_minibatch": "confirmed",
           "lemma432_second_moment": "confirmed", "claim441_dss_unbiased": "confirmed",
           "erratum_lemma442_factor2": "erratum", "erratum_lemma431_eps0_condition": "erratum",
-          "lemma441_dss_reduction": "confirmed"}
+          "lemma441_dss_reduction": "confirmed", "appc1_conditionals": "confirmed"}
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -109,3 +109,22 @@ def test_lemma441_noiseless_dss_round_is_refuted(monkeypatch):
 def test_lemma441_wrong_participation_law_is_refuted(monkeypatch):
     monkeypatch.setattr(ss, "participation_law", lambda n, q: {k: Fraction(1, n + 1) for k in range(n + 1)})
     assert _verdict("lemma441_dss_reduction") == "refuted"
+
+
+def test_c6_c8_with_swapped_conditionals_is_refuted(monkeypatch):
+    real = rounds.conditional_laws
+
+    def twin(D, ker, k, s):
+        A = real(D, ker, k, s)
+        if "A0" in A and "A10" in A:
+            A["A0"], A["A10"] = A["A10"], A["A0"]
+        return A
+    monkeypatch.setattr(rounds, "conditional_laws", twin)
+    assert _verdict("appc1_conditionals") == "refuted"
+
+
+def test_c6_c8_with_a_halved_shuffle_profile_is_refuted(monkeypatch):
+    real = rounds.shuffle_profile
+    monkeypatch.setattr(rounds, "shuffle_profile", lambda ker, c, rs: {
+        r: {**v, "delta": v["delta"] / 2} for r, v in real(ker, c, rs).items()})
+    assert _verdict("appc1_conditionals") == "refuted"

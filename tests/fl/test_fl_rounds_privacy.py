@@ -85,3 +85,19 @@ def test_bad_privacy_inputs(args):
     assert "\n" not in str(info.value)
     with pytest.raises(InvalidInputError):
         rounds.round_delta(((1,),), ((1, 1),), KER, 1, 1, 2)
+
+
+def test_conditional_laws_mix_back_to_the_round_law():
+    """q A11 + q1(1 - q2) A10 + (1 - q1) A0 = the round's law (App. C.1, the expansion after (C.5))."""
+    for (n, m, k, s) in [(3, 2, 2, 1), (2, 3, 1, 2), (3, 3, 3, 2)]:
+        D = tuple(tuple((1, -1, 1, -1, -1, 1)[(i + j) % 6] for j in range(m)) for i in range(n))
+        A = rounds.conditional_laws(D, KER, k, s)
+        q1, q2 = Fraction(k, n), Fraction(s, m)
+        weights = {"A11": q1 * q2, "A10": q1 * (1 - q2), "A0": 1 - q1}
+        assert set(A) == {e for e, w in weights.items() if w > 0}
+        mix: dict = {}
+        for e, law_e in A.items():
+            assert sum(law_e.values()) == 1
+            for o, w in law_e.items():
+                mix[o] = mix.get(o, Fraction(0)) + weights[e] * w
+        assert mix == law(cldp_outcomes(D, KER, k, s))

@@ -21,6 +21,8 @@ and all randomizer outputs, with exact Fractions; R is a finite kernel (:mod:`bc
   :func:`lemma431_parameters` (Lemma 4.3.1 / App. C.1.1, s = 1: e^eps = 1 + q(e^eps~ - 1),
   delta = q delta~) and :func:`appc12_parameters` (App. C.1.2, s > 1: e^eps = 1 + q2(e^eps~ - 1),
   q2 = s/m, delta = q delta~).
+* :func:`conditional_laws`: the conditional laws A11, A10, A0 of App. C.1, (C.5), whose
+  comparisons (C.6)-(C.8) carry the proof of Lemma 4.3.1.
 * :func:`sample_gradients_float`: a vectorised float64 simulation of g_t (numpy Generator), tested
   against the exact law.
 """
@@ -39,7 +41,7 @@ from bcdp.core.numbers import to_fraction
 from .kernels import Kernel, Vector, as_vector, check_count, check_dataset, check_kernel, convolve, multiset_law, sq_norm
 
 __all__ = [
-    "MAX_SAMPLES", "appc12_parameters", "check_sizes", "lemma432_bound", "co_occurrence_probability", "gradient_law",
+    "MAX_SAMPLES", "appc12_parameters", "check_sizes", "conditional_laws", "lemma432_bound", "co_occurrence_probability", "gradient_law",
     "gradient_mean", "inclusion_probability", "lemma431_parameters", "neighbours", "output_law", "round_delta",
     "round_profile", "sample_gradients_float", "sample_law", "second_moment", "shuffle_profile",
 ]
@@ -313,3 +315,29 @@ def sample_gradients_float(rng: Any, dataset: Any, kernel: Any, k: Any, s: Any, 
     y_idx = (u[..., None] >= cdf[x_idx]).sum(axis=-1)
     y_idx = np.minimum(y_idx, len(outputs) - 1)
     return values[y_idx].reshape(size_, k_ * s_, -1).mean(axis=1)
+
+
+def conditional_laws(dataset: Any, kernel: Any, k: Any, s: Any) -> dict[str, dict[tuple, Fraction]]:
+    """The conditional laws of the server's view given the sampling events of thesis App. C.1, (C.5),
+    for the record d_11 (client 0, record 0): "A11" (client 0 and record 0 chosen), "A10" (client 0
+    chosen, record 0 not; absent when s = m) and "A0" (client 0 not chosen; absent when k = n), each
+    {sorted tuple of messages: probability} summing to 1."""
+    kern = check_kernel(kernel)
+    clients = check_dataset(dataset, kern)
+    n, m = len(clients), len(clients[0])
+    cache: dict = {}
+    acc: dict[str, dict[tuple, Fraction]] = {"A11": {}, "A10": {}, "A0": {}}
+    for sample, w in sample_law(n, m, k, s):
+        chosen = dict(sample)
+        event = "A0" if 0 not in chosen else ("A11" if 0 in chosen[0] else "A10")
+        inputs = tuple(sorted(clients[i][j] for i, S in sample for j in S))
+        if inputs not in cache:
+            cache[inputs] = multiset_law(list(inputs), kern)
+        for o, p in cache[inputs].items():
+            acc[event][o] = acc[event].get(o, Fraction(0)) + w * p
+    out = {}
+    for name, law in acc.items():
+        mass = sum(law.values(), Fraction(0))
+        if mass > 0:
+            out[name] = {o: p / mass for o, p in law.items()}
+    return out
