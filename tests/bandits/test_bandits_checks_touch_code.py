@@ -1,0 +1,39 @@
+"""The Ch. 6 claim checks must touch the code: a bad twin of a bcdp.bandits function (patched at the
+name the check calls, undone after the test) turns the verdict to ``refuted``."""
+
+from __future__ import annotations
+
+import importlib
+from fractions import Fraction
+
+import pytest
+from bcdp.bandits import privacy
+from check_verdicts import verdict
+
+
+def _v(name: str) -> str:
+    importlib.import_module(f"bcdp.checks.thesis.{name}")
+    return verdict(f"thesis.{name}")
+
+
+def test_sensitivity_erratum_real_functions():
+    assert _v("erratum_e11_bandit_sensitivity") == "erratum"
+
+
+def test_sensitivity_erratum_refutes_the_printed_sensitivity_as_truth(monkeypatch):
+    monkeypatch.setattr(privacy, "reward_sensitivity", lambda reward_bound=1: Fraction(reward_bound))
+    assert _v("erratum_e11_bandit_sensitivity") == "refuted"
+
+
+def test_sensitivity_erratum_refutes_a_wrong_default(monkeypatch):
+    real = privacy.batch_sums_epsilon
+    monkeypatch.setattr(privacy, "batch_sums_epsilon",
+                        lambda eps, *, sensitivity=privacy.CORRECTED_SENSITIVITY, reward_bound=1:
+                        real(eps, sensitivity=1 if sensitivity == 2 else sensitivity, reward_bound=reward_bound))
+    assert _v("erratum_e11_bandit_sensitivity") == "refuted"
+
+
+def test_sensitivity_erratum_refutes_a_halved_pair_epsilon(monkeypatch):
+    real = privacy.laplace_pair_epsilon
+    monkeypatch.setattr(privacy, "laplace_pair_epsilon", lambda s, t, b: real(s, t, b) / 2)
+    assert _v("erratum_e11_bandit_sensitivity") == "refuted"
