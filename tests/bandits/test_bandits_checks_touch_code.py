@@ -37,3 +37,22 @@ def test_sensitivity_erratum_refutes_a_halved_pair_epsilon(monkeypatch):
     real = privacy.laplace_pair_epsilon
     monkeypatch.setattr(privacy, "laplace_pair_epsilon", lambda s, t, b: real(s, t, b) / 2)
     assert _v("erratum_e11_bandit_sensitivity") == "refuted"
+
+
+def test_calibration_real_functions():
+    assert _v("eq610_shuffled_calibration") == "confirmed"
+
+
+def test_calibration_refutes_an_uncapped_or_inflated_inverse(monkeypatch):
+    from bcdp.bandits import shuffled
+    real = shuffled.shuffled_local_budget
+    monkeypatch.setattr(shuffled, "shuffled_local_budget", lambda eps, n, delta: real(eps, n, delta) * 1.001)
+    assert _v("eq610_shuffled_calibration") == "refuted"
+
+
+def test_calibration_refutes_a_wrong_scale(monkeypatch):
+    from bcdp.bandits import shuffled
+    real = shuffled.shuffled_batch_calibration
+    monkeypatch.setattr(shuffled, "shuffled_batch_calibration",
+                        lambda eps, delta, sizes, sensitivity=2.0: real(eps, delta, sizes, sensitivity=1.0))
+    assert _v("eq610_shuffled_calibration") == "refuted"
