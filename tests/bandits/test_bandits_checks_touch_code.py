@@ -56,3 +56,26 @@ def test_calibration_refutes_a_wrong_scale(monkeypatch):
     monkeypatch.setattr(shuffled, "shuffled_batch_calibration",
                         lambda eps, delta, sizes, sensitivity=2.0: real(eps, delta, sizes, sensitivity=1.0))
     assert _v("eq610_shuffled_calibration") == "refuted"
+
+
+def test_lemma_e12_real_functions():
+    assert _v("erratum_lemma_e12_tail") == "erratum"
+
+
+def test_lemma_e12_refutes_a_wrong_mgf(monkeypatch):
+    from bcdp.bandits import concentration as conc
+    monkeypatch.setattr(conc, "laplace_mgf", lambda lam, l, b: 1 / (1 - (Fraction(lam) * Fraction(l) / b) ** 2 / 2))
+    assert _v("erratum_lemma_e12_tail") == "refuted"
+
+
+def test_lemma_e12_refutes_the_printed_bound_as_correction(monkeypatch):
+    from bcdp.bandits import concentration as conc
+    monkeypatch.setattr(conc, "weighted_laplace_tail_bound_float", conc.printed_lemma_e12_bound_float)
+    assert _v("erratum_lemma_e12_tail") == "refuted"
+
+
+def test_lemma_e12_refutes_a_wrong_tail(monkeypatch):
+    from bcdp.bandits import concentration as conc
+    real = conc.iid_laplace_sum_tail_factor
+    monkeypatch.setattr(conc, "iid_laplace_sum_tail_factor", lambda n, s: real(n, s) * Fraction(99, 100))
+    assert _v("erratum_lemma_e12_tail") == "refuted"
