@@ -79,3 +79,49 @@ def test_lemma_e12_refutes_a_wrong_tail(monkeypatch):
     real = conc.iid_laplace_sum_tail_factor
     monkeypatch.setattr(conc, "iid_laplace_sum_tail_factor", lambda n, s: real(n, s) * Fraction(99, 100))
     assert _v("erratum_lemma_e12_tail") == "refuted"
+
+
+def test_nets_real_functions():
+    assert _v("lemma631_nets") == "confirmed"
+
+
+def test_nets_refutes_a_net_that_drops_a_centre(monkeypatch):
+    from bcdp.bandits import nets
+    real = nets.zeta_net_exact
+    monkeypatch.setattr(nets, "zeta_net_exact", lambda pts, zeta: real(pts, zeta)[:-1])
+    assert _v("lemma631_nets") == "refuted"
+
+
+def test_nets_refutes_a_log2_batch_growth(monkeypatch):
+    import sympy
+    from bcdp.bandits import nets
+    monkeypatch.setattr(nets, "batch_growth", lambda T: (2 * sympy.Integer(T)) ** (1 / sympy.log(T, 2)))
+    assert _v("lemma631_nets") == "refuted"
+
+
+def test_core_set_real_functions():
+    assert _v("lemma632_core_set") == "confirmed"
+
+
+def test_core_set_refutes_a_wrong_exact_g(monkeypatch):
+    from bcdp.bandits import design
+    real = design.g_optimal_design_exact
+
+    def bad(acts, **kw):
+        r = real(acts, **kw)
+        return design.ExactDesign(r.support, r.weights, r.g_value * Fraction(9, 10), r.rank, r.optimal)
+    monkeypatch.setattr(design, "g_optimal_design_exact", bad)
+    assert _v("lemma632_core_set") == "refuted"
+
+
+def test_core_set_refutes_uniform_weights_on_everything(monkeypatch):
+    import numpy as np
+    from bcdp.bandits import design
+    real = design.g_optimal_design_float
+
+    def bad(x, **kw):
+        r = real(x, **kw)
+        k = x.shape[0]
+        return design.Design(np.arange(k), np.full(k, 1.0 / k), r.g_value, r.rank, r.iterations, r.converged)
+    monkeypatch.setattr(design, "g_optimal_design_float", bad)
+    assert _v("lemma632_core_set") == "refuted"
