@@ -56,7 +56,8 @@ STAGE_ROOT = Path(os.environ.get("BCDP_MUTATION_STAGE", ROOT / "build" / "mutati
 EQUIVALENTS = ROOT / "benchmarks" / "mutation_equivalents.toml"
 
 # package label -> module globs (relative to the staged src/): the core, the three papers' accountants
-# and bounds, the allocation, the mechanisms and the conversions, and the thesis Ch. 3 mechanisms (dme).
+# and bounds, the allocation, the mechanisms and the conversions, the thesis Ch. 3 mechanisms (dme), and the
+# Ch. 4 (fl) and Ch. 6 (bandits) packages.
 GATE: dict[str, list[str]] = {
     "core": ["bcdp/core/*"],
     "accounting": ["bcdp/accounting/*"],
@@ -72,9 +73,11 @@ GATE: dict[str, list[str]] = {
         "bcdp/shuffle/shuffled_bounds.py", "bcdp/shuffle/subsampled_bounds.py", "bcdp/shuffle/subsampled.py",
         "bcdp/shuffle/float_bounds.py", "bcdp/shuffle/composition.py", "bcdp/shuffle/rr_pair.py",
         "bcdp/shuffle/inputs.py", "bcdp/shuffle/subsampled_balls.py", "bcdp/shuffle/calibration.py",
-        "bcdp/shuffle/kary_worst_pair.py",
+        "bcdp/shuffle/kary_worst_pair.py", "bcdp/shuffle/cldp_rdp.py", "bcdp/shuffle/efm19_dp.py",
     ],
     "dme": ["bcdp/dme/*"],
+    "fl": ["bcdp/fl/*"],
+    "bandits": ["bcdp/bandits/*"],
 }
 
 TIMEOUT_MULTIPLIER, TIMEOUT_CONSTANT = 4.0, 10.0
