@@ -65,7 +65,7 @@ from bcdp.core.numbers import to_fraction, to_float_input
 
 from . import schedule
 
-__all__ = ["MODELS", "BatchRecord", "RunResult", "batch_sums", "confidence_width_float", "laplace_scale",
+__all__ = ["MODELS", "BatchRecord", "RunResult", "batch_sums", "confidence_width_float", "laplace_scale", "laplace_scale_float",
            "local_releases", "run_elimination_float", "shuffled_local_epsilon_float"]
 
 MODELS = ("nonprivate", "central", "local", "shuffled")
@@ -76,6 +76,14 @@ def laplace_scale(eps: Any, sensitivity: Any = 2) -> Fraction:
     step 8; local: per reward, Alg 6.3.2 step 7), exactly; Delta defaults to 2 (|r - r'| <= 2 for
     |r| <= 1).  eps, Delta > 0 exact rationals."""
     e, s = to_fraction(eps, "eps"), to_fraction(sensitivity, "sensitivity")
+    if e <= 0 or s <= 0:
+        raise InvalidInputError(f"eps and sensitivity must be > 0, got eps = {e}, sensitivity = {s}")
+    return s / e
+
+
+def laplace_scale_float(eps: float, sensitivity: float = 2.0) -> float:
+    """Float twin of :func:`laplace_scale` (b = Delta/eps), the scale the simulation draws with."""
+    e, s = to_float_input(eps, "eps"), to_float_input(sensitivity, "sensitivity")
     if e <= 0 or s <= 0:
         raise InvalidInputError(f"eps and sensitivity must be > 0, got eps = {e}, sensitivity = {s}")
     return s / e
@@ -141,7 +149,9 @@ def confidence_width_float(model: str, *, d: int, q_i: float, n_actions: int, T:
 class BatchRecord:
     """Batch i: core set ``support`` (indices into the actions), ``counts`` n_ia, ``length`` (rounds
     played, < n_i iff ``truncated``), ``gamma`` and ``local_eps`` (eps0 or eps0^(i); None otherwise),
-    ``survivors`` A_{i+1} (empty tuple if truncated) and ``regret`` of its rounds."""
+    ``survivors`` A_{i+1} (empty tuple if truncated), ``regret`` of its rounds and ``noise_scale``, the
+    Laplace scale b of each released statistic (central: per action sum; local, shuffled: per reward;
+    None for the non-private model and for a truncated batch, which releases nothing)."""
 
     index: int
     support: tuple[int, ...]
@@ -152,6 +162,7 @@ class BatchRecord:
     local_eps: float | None
     survivors: tuple[int, ...]
     regret: float
+    noise_scale: float | None = None
 
 
 @dataclass(frozen=True)
@@ -239,12 +250,14 @@ def run_elimination_float(actions: np.ndarray, theta: Any, T: int, model: str, *
             left = 0
             break
         sums = 2.0 * gen.binomial(counts, (1.0 + mu[support]) / 2.0) - counts
-        local_eps = None
+        local_eps, scale = None, None
         if model == "central":
-            sums = sums + gen.laplace(0.0, sens / e, size=support.size)
+            scale = laplace_scale_float(e, sens)
+            sums = sums + gen.laplace(0.0, scale, size=support.size)
         elif model in ("local", "shuffled"):
             local_eps = e if model == "local" else shuffled_local_epsilon_float(e, n_i, float(delta))
-            noise = gen.laplace(0.0, sens / local_eps, size=n_i)
+            scale = laplace_scale_float(local_eps, sens)
+            noise = gen.laplace(0.0, scale, size=n_i)
             sums = sums + np.add.reduceat(noise, np.concatenate(([0], np.cumsum(counts)[:-1])))
         A = x[support]
         V = (A * counts[:, None]).T @ A
@@ -258,7 +271,7 @@ def run_elimination_float(actions: np.ndarray, theta: Any, T: int, model: str, *
         regret += reg
         left -= n_i
         records.append(BatchRecord(i, tuple(support.tolist()), tuple(counts.tolist()), n_i, False, gamma,
-                                   local_eps, tuple(alive.tolist()), reg))
+                                   local_eps, tuple(alive.tolist()), reg, scale))
     committed = None
     if left > 0:
         committed = int(alive[0]) if alive.size == 1 or theta_hat is None else \
