@@ -101,3 +101,21 @@ def test_the_best_action_survives(model):
         res = el.run_elimination_float(a, th, 10 ** 4, model, eps=1.0, rng=seed)
         for rec in res.batches:
             assert best in rec.survivors or len(rec.survivors) == 0, (seed, rec)
+
+
+def test_no_core_set_variant_plays_every_survivor_uniformly():
+    """Fig. 6.2(b)'s 'no-core-set' variant: batch i pulls every a in A_i ceil(q^i/|A_i|) times (oracle:
+    mpmath at 50 digits)."""
+    import mpmath
+
+    a, th = instance(5, K=6)
+    T = 5000
+    res = el.run_elimination_float(a, th, T, "central", eps=1.0, rng=2, core_set=False)
+    alive = tuple(range(6))
+    with mpmath.workdps(50):
+        q = mpmath.power(2 * T, 1 / mpmath.log(T))
+        for rec in res.batches:
+            assert rec.support == alive
+            expected = int(mpmath.ceil(q ** rec.index / len(alive)))
+            assert rec.counts == (expected,) * len(alive)
+            alive = rec.survivors

@@ -211,11 +211,14 @@ def _exact_weights(w: np.ndarray) -> list[Fraction]:
 
 def run_elimination_float(actions: np.ndarray, theta: Any, T: int, model: str, *, eps: float | None = None,
                           delta: float | None = None, sensitivity: float = 2.0, B: float | None = None,
-                          rng: np.random.Generator | int = 0, design_cache: dict | None = None) -> RunResult:
+                          rng: np.random.Generator | int = 0, design_cache: dict | None = None,
+                          core_set: bool = True) -> RunResult:
     """One seeded run of the batched elimination of the module docstring (``model`` in :data:`MODELS`):
     the rows of ``actions`` (K x d, ||a|| <= 1), ``theta`` = theta* (||theta*|| <= 1), horizon T >= 8,
     ``eps`` (central eps, local eps0, shuffled central eps), ``delta`` (shuffled only), sensitivity
-    Delta >= 2.  ``design_cache`` (optional dict) memoises the core sets by surviving set."""
+    Delta >= 2.  ``design_cache`` (optional dict) memoises the core sets by surviving set.
+    ``core_set=False`` is the "no-core-set" variant of Fig. 6.2(b): every surviving action is played,
+    pi_i uniform on A_i (then a noisy sum per surviving action is released)."""
     from bcdp.bandits import design
 
     x, th, T, sens = _check_run_args(actions, theta, T, model, eps, delta, sensitivity)
@@ -235,10 +238,13 @@ def run_elimination_float(actions: np.ndarray, theta: Any, T: int, model: str, *
         if alive.size == 1 or left == 0:
             break
         key = tuple(alive.tolist())
-        if key not in cache:
+        if not core_set:
+            support, weights = alive, [Fraction(1, alive.size)] * alive.size
+        elif key not in cache:
             des = design.g_optimal_design_float(x[alive], tol=1e-9, max_iter=10000)
             cache[key] = (alive[np.asarray(des.support)], _exact_weights(np.asarray(des.weights)))
-        support, weights = cache[key]
+        if core_set:
+            support, weights = cache[key]
         counts = np.asarray(schedule.pull_counts(weights, i, T), dtype=np.int64)
         n_i = int(counts.sum())
         if n_i > left:  # truncated: the first `left` pulls of the enumeration, rewards never used
