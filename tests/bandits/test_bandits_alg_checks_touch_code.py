@@ -12,7 +12,8 @@ from check_verdicts import verdict
 
 from bcdp.bandits import elimination, schedule
 
-CHECKS = {"alg631_schedule": "confirmed", "alg631_privacy": "confirmed", "alg632_privacy": "confirmed"}
+CHECKS = {"alg631_schedule": "confirmed", "alg631_privacy": "confirmed", "alg632_privacy": "confirmed",
+          "alg641_privacy": "confirmed"}
 
 
 @pytest.fixture(autouse=True, scope="module")
@@ -53,7 +54,7 @@ def test_printed_sensitivity_one_is_refuted(monkeypatch, name):
     assert verdict(f"thesis.{name}") == "refuted"
 
 
-@pytest.mark.parametrize("name", ["alg631_privacy", "alg632_privacy"])
+@pytest.mark.parametrize("name", ["alg631_privacy", "alg632_privacy", "alg641_privacy"])
 def test_simulator_with_half_the_noise_is_refuted(monkeypatch, name):
     monkeypatch.setattr(elimination, "laplace_scale_float", lambda eps, sensitivity=2.0: 1.0 / eps)
     assert verdict(f"thesis.{name}") == "refuted"
@@ -70,3 +71,18 @@ def test_local_release_rescaled_is_refuted(monkeypatch):
     real = elimination.local_releases
     monkeypatch.setattr(elimination, "local_releases", lambda r: tuple(2 * x for x in real(r)))
     assert verdict("thesis.alg632_privacy") == "refuted"
+
+
+def test_shuffled_eps0_too_large_is_refuted(monkeypatch):
+    """eps0^(i) 10% above the calibrated value: f(eps0) > eps (or outside FMT's domain) somewhere."""
+    real = elimination.shuffled_local_epsilon_float
+    monkeypatch.setattr(elimination, "shuffled_local_epsilon_float", lambda e, n, d: real(e, n, d) * 1.1)
+    assert verdict("thesis.alg641_privacy") == "refuted"
+
+
+def test_shuffled_eps0_without_amplification_limit_is_refuted(monkeypatch):
+    """Ignoring FMT's domain condition (inverting (6.10) beyond the cap) is refuted."""
+    real = elimination.shuffled_local_epsilon_float
+    monkeypatch.setattr(elimination, "shuffled_local_epsilon_float",
+                        lambda e, n, d: real(e, n, d) if real(e, n, d) == e else real(e, n, d) + 0.5)
+    assert verdict("thesis.alg641_privacy") == "refuted"
