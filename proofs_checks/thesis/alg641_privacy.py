@@ -103,8 +103,9 @@ def check() -> ClaimResult:
                    f"f(eps0^(i)) <= eps in FMT's domain (50-digit oracle of (6.10)), {counts['local']} at eps0 = eps; "
                    f"{runs} seeded runs draw Lap(2/eps0^(i)) ({len(fails)} failures)",
         evidence={"rows_T_1e6": rows, "failures": fails, "counts": counts,
-                  "finding": "the small first batches (n_i < 16 log(2/delta) ~ 232) have an empty FMT domain: no "
-                             "f^{-1} exists there and eps0^(i) = eps (the thesis's Alg 6.4.1 step 8 is undefined)",
+                  "finding": "the small first batches (n_i < 16 log(2/delta) ~ 232 at delta = 1e-6) are outside FMT's "
+                             "domain (log(n/(16 log(2/delta))) < 0), so (6.10) certifies nothing there and eps0^(i) = eps "
+                             "(no amplification); on larger batches the inverse gives eps0^(i) > eps",
                   "library": "bcdp.bandits.elimination (shuffled_local_epsilon_float, run_elimination_float); "
                              "bcdp.accounting.amplification.clones_closed_form_inverse"},
     )
