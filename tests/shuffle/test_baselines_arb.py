@@ -1,4 +1,4 @@
-"""The Ch. 5 baselines on arb balls (bcdp.shuffle.baseline_common / clones / composition).
+"""The Ch. 5 baselines on arb balls (bcdp.accounting.certified_floats / clones / composition).
 
 Every reference is computed here with mpmath at 60 digits from the printed formulas (FMT21 Thm 3.1
 and the authors' ``closedformanalysis`` expression; KOV15 closed form; Dwork-Rothblum-Vadhan
@@ -20,13 +20,10 @@ import mpmath as mp
 import pytest
 from bcdp.checks.thesis.baseline_clones_and_kov import bf_clone_pair, hockey
 from bcdp.core.intervals import arb_precision, ball_of
-from bcdp.shuffle.baseline_common import IV_PREC, exact_ends, outward_by_one_ulp
-from bcdp.shuffle.clones import (
-    clone_pair_delta,
-    clones_closed_form,
-    clones_closed_form_cap,
-)
-from bcdp.shuffle.composition import advanced_composition, kov_closed_form, kov_delta
+from bcdp.accounting.certified_floats import IV_PREC, exact_ends, outward_by_one_ulp
+from bcdp.accounting.amplification import advanced_composition, clones_closed_form, clones_closed_form_cap
+from bcdp.shuffle.clones import clone_pair_delta
+from bcdp.shuffle.composition import kov_closed_form, kov_delta
 
 DPS = 60
 TINY = 1e-20

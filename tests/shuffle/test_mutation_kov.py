@@ -20,7 +20,8 @@ from fractions import Fraction
 import mpmath
 import pytest
 from bcdp.core.errors import InvalidInputError
-from bcdp.shuffle.composition import advanced_composition, kov_closed_form, kov_delta, kov_optimal_composition
+from bcdp.accounting.amplification import advanced_composition
+from bcdp.shuffle.composition import kov_closed_form, kov_delta, kov_optimal_composition
 
 DPS = 60
 KOV_METHOD = "KOV15 optimal composition"
@@ -304,7 +305,7 @@ def test_rr_ball_encloses_a_profile_made_only_of_its_left_tail(eps, T):
     The oracle sums the printed formula over l <= l0 at 80 digits (the terms with l > l0 are
     max(0, negative) = 0)."""
     from bcdp.core.intervals import arb_precision
-    from bcdp.shuffle.baseline_common import IV_PREC, exact_ends
+    from bcdp.accounting.certified_floats import IV_PREC, exact_ends
     from bcdp.shuffle.composition import _kov_range, _kov_rr_delta_ball
 
     l0 = _kov_range(eps, T, 1e-40)[0]

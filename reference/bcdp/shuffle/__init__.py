@@ -31,7 +31,8 @@ _WHERE = {
     "bcdp.shuffle.rr_pair": ("rr_pair_rdp", "rr_pair_rdp_mp"),
     "bcdp.shuffle.rr_all_pairs": ("rr_worst_pair_rdp",),
     "bcdp.shuffle.finite_laws": ("shuffled_law", "shuffled_rdp_exact"),
-    "bcdp.shuffle.clones": ("clones_closed_form", "clones_numerical"),
+    "bcdp.accounting.amplification": ("clones_closed_form",),
+    "bcdp.shuffle.clones": ("clones_numerical",),
     "bcdp.shuffle.composition": ("kov_optimal_composition", "clones_kov_composition"),
 }
 __getattr__, __dir__, _LAZY_NAMES = lazy_exports(__name__, _WHERE)

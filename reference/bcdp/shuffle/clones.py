@@ -4,13 +4,12 @@ V. Feldman, A. McMillan, K. Talwar, "Hiding Among the Clones: A Simple and Nearl
 of Privacy Amplification by Shuffling", FOCS 2021 (arXiv:2012.12803), cited by the thesis as
 [FMT20]/[FMT22]:
 
-* :func:`clones_closed_form` -- the closed form of FMT21 Thm 3.1 (valid only for
-  ``eps0 <= log(n / (16 log(2/delta)))``), in two labelled variants (see its docstring): the
-  expression of the theorem as quoted by thesis eq. (6.10) (the paper text itself was not
-  available here; the (e^eps0-1)/(e^eps0+1) form is also how secondary sources state it) and the
-  slightly larger expression evaluated by the authors' code
-  (apple/ml-shuffling-amplification@993d285, ``closedformanalysis``), which is the one behind the
-  README number 0.5378040242374512;
+* :func:`~bcdp.accounting.amplification.clones_closed_form` -- the closed form of FMT21 Thm 3.1
+  (valid only for ``eps0 <= log(n / (16 log(2/delta)))``), in two labelled variants: the
+  expression of the theorem as quoted by thesis eq. (6.10) and the slightly larger expression
+  evaluated by the authors' code (apple/ml-shuffling-amplification@993d285,
+  ``closedformanalysis``), behind the README number 0.5378040242374512.  It lives in
+  :mod:`bcdp.accounting.amplification` (Chs. 4 and 6 use it too);
 * :func:`clone_pair_delta` -- a certified enclosure of the hockey-stick divergence
   ``D_{e^eps}(P || Q)`` of the clone-reduction pair (FMT21 Thm 3.2; the algorithm of FMT21 App. E
   evaluated for every value of C rather than in blocks of ``step`` values, so the authors' blocked
@@ -23,12 +22,12 @@ The clone pair (FMT21 Thm 3.2): ``C ~ Bin(n-1, e^{-eps0})``, ``A ~ Bin(C, 1/2)``
 ``Q = (A + 1 - Delta, C - A + Delta)``.  The shuffle of n eps0-DP local reports is
 (eps, delta)-DP whenever P and Q are (eps, delta)-indistinguishable.
 
-Inputs are floats (certified at their exact binary values; :mod:`bcdp.shuffle.baseline_common`).
+Inputs are floats (certified at their exact binary values; :mod:`bcdp.accounting.certified_floats`).
 
 Certification
 -------------
 * The closed form is evaluated in arb ball arithmetic (python-flint, :mod:`bcdp.core.intervals`,
-  :data:`~bcdp.shuffle.baseline_common.IV_PREC` bits) and the upper end is rounded outward to a
+  :data:`~bcdp.accounting.certified_floats.IV_PREC` bits) and the upper end is rounded outward to a
   float; validity conditions are decided on balls (an undecidable comparison raises).
 * :func:`clone_pair_delta` uses float64 interval arithmetic with outward rounding (``nextafter`` --
   or, for non-negative operands in the hot loop, the equivalent ``x (1 +/- 2^-52) +/- 2^-1074`` --
@@ -57,11 +56,10 @@ import numpy as np
 from bcdp.core.errors import (
     CertificationError,
     InvalidInputError,
-    ValidityConditionError,
 )
 from bcdp.core.intervals import arb_precision, ball_of
 from bcdp.core.results import Certified
-from bcdp.shuffle.baseline_common import (
+from bcdp.accounting.certified_floats import (
     IV_PREC,
     check_count,
     check_nonneg,
@@ -69,7 +67,6 @@ from bcdp.shuffle.baseline_common import (
     delta_enclosure,
     epsilon_bracket,
     outward_by_one_ulp,
-    upper_float,
 )
 
 _TAIL_REL = 2.0 ** -60  # binomial tail sums stop when the remainder bound is below this fraction
@@ -103,82 +100,6 @@ def _up_pos(x):
 def _dn_pos(x):
     """A float in [0, x) (or 0) for a float x >= 0: the mirror of :func:`_up_pos`, clamped at 0."""
     return np.maximum(x * _DNF - _TINY, 0.0)
-
-
-# -- FMT21 closed form (Thm 3.1) ----------------------------------------------------------------------
-
-#: ``"author-code"``: the expression of apple/ml-shuffling-amplification@993d285
-#: ``closedformanalysis`` (reproduces the README's 0.5378040242374512); ``"theorem-3.1"``: the
-#: expression printed in FMT21 Thm 3.1 and in thesis eq. (6.10).
-CLOSED_FORM_VARIANTS = ("author-code", "theorem-3.1")
-
-
-def clones_closed_form_cap(n: int, delta: float) -> float:
-    """FMT21 Thm 3.1 validity cap ``log(n / (16 log(2/delta)))`` (a float enclosure's lower end).
-
-    The theorem holds for ``eps0 <= cap``; thesis eq. (6.10) omits this condition, and the authors'
-    code checks the stricter ``log(n/(16 log(4/delta)))``.
-    """
-    n = check_count("n", n)
-    delta = check_prob("delta", delta)
-    with arb_precision(IV_PREC):
-        cap = (ball_of(n) / (16 * (2 / ball_of(delta)).log())).log()
-    return outward_by_one_ulp(cap)[0]
-
-
-def clones_closed_form(eps0: float, n: int, delta: float, *, variant: str = "author-code",
-                       outside: str = "raise") -> float:
-    """FMT21 Thm 3.1 closed-form bound: the shuffle of n eps0-DP local reports is (eps, delta)-DP.
-
-    Source: Feldman, McMillan, Talwar, FOCS 2021 (arXiv:2012.12803), Thm 3.1: for
-    ``eps0 <= log(n / (16 log(2/delta)))``,
-    ``eps <= log(1 + (e^eps0 - 1)/(e^eps0 + 1) * (8 sqrt(e^eps0 log(4/delta)) / sqrt(n)
-    + 8 e^eps0 / n))``  (``variant="theorem-3.1"``; the same expression is thesis eq. (6.10)).
-
-    ``variant="author-code"`` (default) evaluates the expression of the authors' code
-    (apple/ml-shuffling-amplification@993d285, ``closedformanalysis``): with
-    ``a = 8 sqrt(e^eps0 log(4/delta)/n)``, ``c = 8 e^eps0 / n`` and ``e1 = log(1 + a + c)``,
-    ``eps = log(1 + (1 - e^-eps0) / (1 + e^{-eps0-e1}) * (a + c))``.  This is the expression
-    behind the README's published 0.5378040242374512 and the values the authors' code prints.
-    Since ``1 + e^{-eps0-e1} <= 1 + e^{-eps0}`` it is never smaller than the theorem's expression
-    (e.g. 0.10468 vs 0.09387 at n = 1e4, eps0 = 0.5, delta = 1e-6), hence it is the conservative
-    choice and a valid bound wherever Thm 3.1 is.
-
-    Validity: ``eps0 <= log(n / (16 log(2/delta)))`` (the theorem's condition; decided with
-    ball arithmetic).  Outside it, ``outside="raise"`` raises :class:`ValidityConditionError`
-    and ``outside="inf"`` returns ``math.inf`` (no guarantee from this theorem).
-
-    Returns a float that is >= the exact value of the chosen expression (ball evaluation,
-    upper end rounded outward).
-    """
-    eps0 = check_nonneg("eps0", eps0)
-    n = check_count("n", n)
-    delta = check_prob("delta", delta)
-    if variant not in CLOSED_FORM_VARIANTS:
-        raise InvalidInputError(f"variant must be one of {CLOSED_FORM_VARIANTS}, got {variant!r}")
-    if outside not in ("raise", "inf"):
-        raise InvalidInputError(f"outside must be 'raise' or 'inf', got {outside!r}")
-    with arb_precision(IV_PREC):
-        e0 = ball_of(eps0)
-        cap = (ball_of(n) / (16 * (2 / ball_of(delta)).log())).log()
-        if not e0 <= cap:  # arb: True only if certain; "refuted" only if e0 > cap is certain
-            refuted = e0 > cap
-            reason = (f"FMT21 Thm 3.1 needs eps0 <= log(n/(16 log(2/delta))) = {upper_float(cap):.6g}"
-                      f" for n={n}, delta={delta:g}; got eps0={eps0:g}"
-                      + ("" if refuted else " (comparison undecidable at this precision)"))
-            if outside == "inf":
-                return math.inf
-            raise ValidityConditionError(reason)
-        E = e0.exp()
-        lg = (4 / ball_of(delta)).log()
-        a = 8 * (E * lg).sqrt() / ball_of(n).sqrt()
-        c = 8 * E / n
-        if variant == "theorem-3.1":
-            val = (1 + (E - 1) / (E + 1) * (a + c)).log()
-        else:
-            e1 = (1 + a + c).log()
-            val = (1 + (1 - (-e0).exp()) / (1 + (-e0 - e1).exp()) * (a + c)).log()
-    return outward_by_one_ulp(val)[1]
 
 
 # -- FMT21 numerical clones bound (Thm 3.2, App. E) -------------------------------------------------
@@ -470,5 +391,5 @@ def clones_numerical(eps0: float, n: int, delta: float, *, rel_tol: float = 1e-9
     raise CertificationError(f"could not certify a bracket for eps0={eps0}, n={n}, delta={delta}")
 
 
-__all__ = ["CLOSED_FORM_VARIANTS", "clone_pair_delta", "clones_closed_form", "clones_closed_form_cap",
+__all__ = ["clone_pair_delta",
            "clones_numerical"]

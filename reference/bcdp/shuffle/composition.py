@@ -11,13 +11,13 @@ closed form, advanced composition, and the thesis' composed baseline "clones + K
   privacy profile of that pair at any eps_total (the formula above is its value at the grid points
   ``(k - 2i) eps``); :func:`kov_optimal_composition` inverts it.  Labelled simpler bounds:
   :func:`kov_closed_form` (KOV15's closed-form corollary, min of three terms) and
-  :func:`advanced_composition` (Dwork-Rothblum-Vadhan FOCS 2010, Thm III.3; Dwork-Roth 2014
-  Thm 3.20 = thesis Lemma 2.1.2).
+  :func:`~bcdp.accounting.amplification.advanced_composition` (Dwork-Rothblum-Vadhan FOCS 2010,
+  Thm III.3; Dwork-Roth 2014 Thm 3.20 = thesis Lemma 2.1.2; in :mod:`bcdp.accounting.amplification`).
 * :func:`clones_kov_composition` -- the thesis' composed baseline "Clones [FMT20] + strong
   composition [KOV15]" (Figs 5.4, 5.6, 5.7): FMT21 per round (:mod:`bcdp.shuffle.clones`), KOV15
   across rounds, delta split chosen on a grid.
 
-Inputs are floats (certified at their exact binary values; :mod:`bcdp.shuffle.baseline_common`).
+Inputs are floats (certified at their exact binary values; :mod:`bcdp.accounting.certified_floats`).
 Closed forms are evaluated in arb ball arithmetic (python-flint, :mod:`bcdp.core.intervals`) with
 outward-rounded float results;
 :func:`kov_optimal_composition` finds the root in mpmath (``mpmath.workprec(200)``) and certifies the
@@ -35,7 +35,7 @@ import mpmath
 from bcdp.core.errors import CertificationError, InvalidInputError
 from bcdp.core.intervals import arb_precision, ball_of
 from bcdp.core.results import Certified
-from bcdp.shuffle.baseline_common import (
+from bcdp.accounting.certified_floats import (
     IV_PREC,
     check_count,
     check_nonneg,
@@ -46,11 +46,8 @@ from bcdp.shuffle.baseline_common import (
     upper_float,
     zero_to_upper,
 )
-from bcdp.shuffle.clones import (
-    CLOSED_FORM_VARIANTS,
-    clones_closed_form,
-    clones_numerical,
-)
+from bcdp.accounting.amplification import CLOSED_FORM_VARIANTS, clones_closed_form
+from bcdp.shuffle.clones import clones_numerical
 
 _KOV_DELTA = "KOV15 optimal composition: privacy profile of the T-fold (eps, delta)-RR pair, arb balls"
 
@@ -283,24 +280,6 @@ def kov_closed_form(eps: float, delta: float, T: int, delta_tilde: float) -> tup
     return ub, min(outward_by_one_ulp(d_tot)[1], 1.0)
 
 
-def advanced_composition(eps: float, delta: float, T: int, delta_prime: float) -> tuple[float, float]:
-    """Advanced composition (labelled "DRV10"): ``(eps_tot, delta_tot)`` for T-fold (eps, delta)-DP.
-
-    Source: Dwork, Rothblum, Vadhan, FOCS 2010, Thm III.3; Dwork-Roth 2014 Thm 3.20; thesis
-    Lemma 2.1.2: ``eps_tot = sqrt(2 T log(1/delta')) eps + T eps (e^eps - 1)``,
-    ``delta_tot = T delta + delta'``.  Evaluated in arb ball arithmetic; outward-rounded upper ends.
-    """
-    eps = check_nonneg("eps", eps)
-    delta = check_prob("delta", delta, allow_zero=True)
-    T = check_count("T", T)
-    delta_prime = check_prob("delta_prime", delta_prime)
-    with arb_precision(IV_PREC):
-        e = ball_of(eps)
-        val = (2 * T * (1 / ball_of(delta_prime)).log()).sqrt() * e + T * e * (e.exp() - 1)
-        d_tot = T * ball_of(delta) + ball_of(delta_prime)
-    return outward_by_one_ulp(val)[1], outward_by_one_ulp(d_tot)[1]
-
-
 # -- the thesis' composed baseline -------------------------------------------------------------------
 
 def clones_kov_composition(eps0: float, n: int, T: int, delta: float, *,
@@ -354,5 +333,5 @@ def clones_kov_composition(eps0: float, n: int, T: int, delta: float, *,
                                    "tried": tried})
 
 
-__all__ = ["advanced_composition", "clones_kov_composition", "kov_closed_form", "kov_delta",
+__all__ = ["clones_kov_composition", "kov_closed_form", "kov_delta",
            "kov_optimal_composition"]

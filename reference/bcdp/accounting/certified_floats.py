@@ -1,12 +1,13 @@
-"""Shared pieces of the thesis Chapter 5 baselines (:mod:`bcdp.shuffle.clones`,
-:mod:`bcdp.shuffle.composition`): argument checks, the one-ulp-outward float enclosure, and the
-:class:`~bcdp.core.results.Certified` results they return.
+"""Certified functions of float inputs: argument checks, the one-ulp-outward float enclosure of an arb
+ball, and the :class:`~bcdp.core.results.Certified` results, shared by the amplification closed
+forms (:mod:`bcdp.accounting.amplification`) and the thesis Chapter 5 baselines
+(:mod:`bcdp.shuffle.clones`, :mod:`bcdp.shuffle.composition`).
 
 Input policy of the baselines.  They are *certified functions of float inputs*: eps0, eps, delta
 are Python floats (or ints) and the result encloses the exact value of the quantity **at the exact
 binary value of those floats** (the FMT21 and KOV15 formulas are evaluated in arb ball arithmetic
 -- python-flint, :mod:`bcdp.core.intervals` -- or outward-rounded float64 arithmetic from there).  Strings and Fractions are not taken; this is the
-documented float exception of the shuffle package (the figures of thesis Sec. 5.5 are float
+documented float exception of these accountants (the figures of thesis Sec. 5.5 are float
 experiments, and the certified bracket is about the float that is printed).
 
 Results: an enclosure ``lower <= delta <= upper`` of a privacy-profile value (formerly
