@@ -119,3 +119,31 @@ def test_no_core_set_variant_plays_every_survivor_uniformly():
             expected = int(mpmath.ceil(q ** rec.index / len(alive)))
             assert rec.counts == (expected,) * len(alive)
             alive = rec.survivors
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_rewards = st.fractions(min_value=-1, max_value=1, max_denominator=12)
+
+
+@settings(max_examples=80, deadline=None)
+@given(counts=st.lists(st.integers(0, 4), min_size=1, max_size=4).filter(lambda c: sum(c) > 0),
+       data=st.data(), eps=st.fractions(min_value=Fraction(1, 10), max_value=5, max_denominator=10))
+def test_fixed_schedule_release_is_eps_dp_for_neighbours(counts, data, eps):
+    """Property (thesis App. E.1.1 with Delta = 2): for a fixed schedule and neighbouring reward vectors
+    (one reward changed, both in [-1, 1]) the exact Laplace log-density ratio bound ||S r - S r'||_1 / b
+    is <= eps; S r is recomputed here by slicing, b = 2/eps."""
+    n = sum(counts)
+    r = data.draw(st.lists(_rewards, min_size=n, max_size=n))
+    t = data.draw(st.integers(0, n - 1))
+    r2 = list(r)
+    r2[t] = data.draw(_rewards)
+    s, s2 = el.batch_sums(r, counts), el.batch_sums(r2, counts)
+    bounds = [0]
+    for c in counts:
+        bounds.append(bounds[-1] + c)
+    assert s == tuple(sum(r[bounds[j]:bounds[j + 1]], Fraction(0)) for j in range(len(counts)))
+    l1 = sum(abs(a - b) for a, b in zip(s, s2))
+    assert l1 == abs(r[t] - r2[t]) <= 2
+    assert l1 / el.laplace_scale(eps) <= eps
