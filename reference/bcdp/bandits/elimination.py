@@ -12,7 +12,8 @@ one released statistic (the batch schedule is fixed before the batch, and every 
 * shuffled (Alg 6.4.1 step 9): each client of batch i sends r + Lap(Delta/eps0^(i)) with
   eps0^(i) = max(eps, f^{-1}_{n_i, delta}(eps)), f of thesis eq. (6.10) (FMT21 Thm 3.1, inverted by
   :func:`bcdp.accounting.amplification.clones_closed_form_inverse`, variant "theorem-3.1", which keeps
-  FMT's domain condition eps0 <= log(n/(16 log(2/delta))) that the thesis omits).  The max with eps is
+  FMT's domain condition eps0 <= log(n/(16 log(2/delta))) that the thesis omits; through
+  :func:`bcdp.bandits.shuffled.shuffled_local_budget`).  The max with eps is
   our choice: f^{-1} gives less than eps (or is empty) on the small first batches, and an eps-LDP
   randomizer is eps-DP after shuffling anyway (post-processing).  Batches hold disjoint clients, so
   the per-batch (eps, delta) guarantees compose in parallel (thesis App. E.4.1).
@@ -74,11 +75,10 @@ MODELS = ("nonprivate", "central", "local", "shuffled")
 def laplace_scale(eps: Any, sensitivity: Any = 2) -> Fraction:
     """b = Delta/eps, the Laplace scale of the released statistics (central: per batch sum, Alg 6.3.1
     step 8; local: per reward, Alg 6.3.2 step 7), exactly; Delta defaults to 2 (|r - r'| <= 2 for
-    |r| <= 1).  eps, Delta > 0 exact rationals."""
-    e, s = to_fraction(eps, "eps"), to_fraction(sensitivity, "sensitivity")
-    if e <= 0 or s <= 0:
-        raise InvalidInputError(f"eps and sensitivity must be > 0, got eps = {e}, sensitivity = {s}")
-    return s / e
+    |r| <= 1).  eps, Delta > 0 exact rationals; delegates to :func:`bcdp.bandits.privacy.laplace_scale`."""
+    from bcdp.bandits import privacy
+
+    return privacy.laplace_scale(eps, sensitivity=sensitivity)
 
 
 def laplace_scale_float(eps: float, sensitivity: float = 2.0) -> float:
@@ -119,13 +119,13 @@ def local_releases(rewards: Sequence[Any]) -> tuple[Fraction, ...]:
 def shuffled_local_epsilon_float(eps: float, n: int, delta: float) -> float:
     """eps0^(i) = max(eps, f^{-1}_{n,delta}(eps)) (Alg 6.4.1 step 8 with f of eq. (6.10); the max is our
     choice, see the module docstring).  The inverse is certified: f(eps0) <= eps whenever eps0 > eps."""
-    from bcdp.accounting import amplification
+    from bcdp.bandits import shuffled
 
     e = to_float_input(eps, "eps")
     if e <= 0 or not 0 < delta < 1 or n < 1:
         raise InvalidInputError(f"need eps > 0, 0 < delta < 1, n >= 1; got eps = {eps}, delta = {delta}, n = {n}")
     try:
-        inv = float(amplification.clones_closed_form_inverse(e, int(n), float(delta), variant="theorem-3.1"))
+        inv = float(shuffled.shuffled_local_budget(e, int(n), float(delta)))
     except (InvalidInputError, ValidityConditionError):  # empty domain (cap < 0): no amplification
         inv = 0.0
     return max(e, inv)
