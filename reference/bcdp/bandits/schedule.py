@@ -67,9 +67,11 @@ def number_of_batches(T: Any) -> int:
 
 
 def q_float(T: Any) -> float:
-    """q = (2T)^{1/ln T} (thesis Alg 6.3.1 step 3) in float64, for the confidence widths gamma_i."""
-    T = check_horizon(T)
-    return float(np.exp(np.log(2.0 * T) / np.log(float(T))))
+    """q = (2T)^{1/ln T} (thesis Alg 6.3.1 step 3) in float64, for the confidence widths gamma_i
+    (:func:`bcdp.bandits.nets.batch_growth_float` after the horizon check T >= 8)."""
+    from bcdp.bandits import nets
+
+    return nets.batch_growth_float(check_horizon(T))
 
 
 def _ceil_pi_q_power(pi: Fraction, i: int, T: int) -> int:
