@@ -69,6 +69,6 @@ CLAIMS: tuple[ClaimSpec, ...] = (
                "reproduced (local/central 1.16 to 4.8), but 'shuffled close to central' is not (shuffled/central "
                "1.16 to 2.06; shuffled = local for eps >= 4 at this T); panel (b) at K = 100 (not 1000), T = 1e5 (not "
                "1e7): the core set helps only at eps = 0.1 and only if the no-core-set gamma_i counts its K noisy sums "
-               "(B = K/d); with the printed gamma_i no-core-set is never worse (tables/bandits_fig6_2b.md)",
+               "(B = K/d); with the printed gamma_i no-core-set is never worse (golden table bandits_fig6_2b)",
     ),
 )
