@@ -7,7 +7,7 @@ log(n/(16 log(2/delta))) (the domain condition eq. (6.10) omits; decided reading
 in [0, cap]).  The library (:mod:`bcdp.bandits.shuffled`, through
 :func:`bcdp.accounting.amplification.clones_closed_form_inverse`) must return eps0 <= the exact inverse,
 within 1e-9 of it, with f(eps0) <= eps at 50 digits; the cap when f(cap) < eps; and refuse n below
-16 log(2/delta).  Recomputes the digest's values n = 1e4, delta = 1e-6: f^{-1}(0.1) = 0.52808,
+16 log(2/delta).  Recomputes the reference values n = 1e4, delta = 1e-6: f^{-1}(0.1) = 0.52808,
 f^{-1}(0.5) = 1.99700, f^{-1}(1.0) = 3.50371, cap = 3.76301.
 """
 
@@ -34,7 +34,7 @@ CLAIM = ClaimSpec(
 
 CASES = ((10 ** 4, "1e-6", ("0.1", "0.5", "1.0", "5.0")), (10 ** 3, "1e-5", ("0.3", "1.0")),
          (10 ** 6, "1e-8", ("0.05", "0.5")))
-DIGEST = {"0.1": "0.52808", "0.5": "1.99700", "1.0": "3.50371", "cap": "3.76301"}
+REFERENCE_VALUES = {"0.1": "0.52808", "0.5": "1.99700", "1.0": "3.50371", "cap": "3.76301"}
 
 
 def _f(x, n, d):
@@ -70,10 +70,10 @@ def check() -> ClaimResult:
                     keep(fails, {"n": n, "delta": ds, "eps": es, "library": repr(lib), "oracle": mpmath.nstr(exact, 20)})
                 rows.append({"n": n, "delta": ds, "eps": es, "eps0": mpmath.nstr(exact, 12),
                              "capped": bool(exact == cap), "f(eps0_library)": mpmath.nstr(f_lib, 12)})
-                if n == 10 ** 4 and es in DIGEST and abs(exact - mpmath.mpf(DIGEST[es])) > 5e-6:
-                    keep(fails, {"digest": es, "oracle": mpmath.nstr(exact, 6)})
-            if n == 10 ** 4 and abs(cap - mpmath.mpf(DIGEST["cap"])) > 5e-6:
-                keep(fails, {"digest": "cap", "oracle": mpmath.nstr(cap, 6)})
+                if n == 10 ** 4 and es in REFERENCE_VALUES and abs(exact - mpmath.mpf(REFERENCE_VALUES[es])) > 5e-6:
+                    keep(fails, {"reference_value": es, "oracle": mpmath.nstr(exact, 6)})
+            if n == 10 ** 4 and abs(cap - mpmath.mpf(REFERENCE_VALUES["cap"])) > 5e-6:
+                keep(fails, {"reference_value": "cap", "oracle": mpmath.nstr(cap, 6)})
         cal = shuffled.shuffled_batch_calibration(0.5, 1e-6, [10 ** 3, 10 ** 4, 10 ** 5])
         if cal.guarantee[0] > 0.5 or any(abs(s * e0 - 2) > 1e-12 for s, e0 in zip(cal.scales, cal.eps0)):
             keep(fails, {"what": "batch calibration", "guarantee": repr(cal.guarantee)})

@@ -95,3 +95,14 @@ def test_bad_inputs():
         conc.weighted_laplace_tail_bound_float(1.0, [], 1.0)
     with pytest.raises(InvalidInputError, match="non-zero"):
         conc.weighted_laplace_tail_bound_float(1.0, [0.0], 1.0)
+
+
+def test_corrected_bound_unequal_weights_monte_carlo():
+    """Seeded: 400000 draws of sum l_i z_i, l = (1, 1/2, 1/4, 1/4), b = 2 (z ~ Lap(1/2)); the empirical
+    tail minus 6 binomial sd must stay below the corrected bound (false-failure rate < 1e-8)."""
+    rng = np.random.default_rng(12)
+    l, b, m = np.array([1.0, 0.5, 0.25, 0.25]), 2.0, 400_000
+    x = (rng.laplace(scale=1 / b, size=(m, 4)) * l).sum(axis=1)
+    for t in (0.5, 1.0, 2.0, 3.0):
+        p = (x >= t).mean()
+        assert p - 6 * math.sqrt(max(p, 1e-6) / m) <= conc.weighted_laplace_tail_bound_float(t, list(l), b)

@@ -166,3 +166,18 @@ def test_max_iter_reached_is_reported_not_hidden():
     a = rng.normal(size=(300, 6))
     res = design.g_optimal_design_float(a, tol=1e-12, max_iter=3)
     assert res.iterations <= 3 and not res.converged and res.g_value > 6 * (1 + 1e-12)
+
+
+def test_coarse_tolerance_gives_two_d_quickly_and_reduction_keeps_v():
+    rng = np.random.default_rng(21)
+    a = rng.normal(size=(500, 6))
+    a /= np.linalg.norm(a, axis=1, keepdims=True)
+    coarse = design.g_optimal_design_float(a, tol=1.0)
+    v = (a[coarse.support] * coarse.weights[:, None]).T @ a[coarse.support]
+    assert coarse.converged and np.einsum("ij,jk,ik->i", a, np.linalg.inv(v), a).max() <= 12 + 1e-9
+    # Caratheodory step: same V on fewer points (checked on a dense random design)
+    w = rng.random(500)
+    w /= w.sum()
+    w2 = design._caratheodory(a, w)
+    assert np.count_nonzero(w2) <= 6 * 7 // 2 + 1 and (w2 >= 0).all()
+    assert np.allclose((a * w[:, None]).T @ a, (a * w2[:, None]).T @ a, atol=1e-10)

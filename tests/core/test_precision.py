@@ -117,6 +117,12 @@ def _sub():
     return subsampling
 
 
+def _sg():
+    from bcdp.accounting import sampled_gaussian
+
+    return sampled_gaussian
+
+
 def _ctx(v):
     from bcdp.core.intervals import arb_precision
 
@@ -194,6 +200,18 @@ CALLS = {
     "bcdp.core.divergences.hockey_stick": (
         "dps", 50, lambda v: __import__("bcdp.core.divergences", fromlist=["x"]).hockey_stick(*PQ, "1/10", dps=v)),
     "bcdp.core.intervals.arb_precision": ("bits", 53, _ctx),
+    "bcdp.accounting.sampled_gaussian.sgm_rdp_ball": ("bits", 64, lambda v: _sg().sgm_rdp_ball("1/10", 2, 3, bits=v)),
+    "bcdp.accounting.sampled_gaussian.sgm_rdp_ball_var": ("bits", 64, lambda v: _sg().sgm_rdp_ball_var("1/10", 4, 3, bits=v)),
+    "bcdp.accounting.sampled_gaussian.sgm_rdp_bounds": ("bits", 64, lambda v: _sg().sgm_rdp_bounds("1/10", 2, 3, bits=v)),
+    "bcdp.accounting.sampled_gaussian.sgm_rdp_mp": ("dps", 20, lambda v: _sg().sgm_rdp_mp("1/10", 2, 2, dps=v)),
+    "bcdp.fl.sgd_convergence.lemma433_bound_ball": ("bits", 64, lambda v: __import__(
+        "bcdp.fl.sgd_convergence", fromlist=["x"]).lemma433_bound_ball(1, 1, 4, bits=v)),
+    "bcdp.fl.sgd_convergence.abs_loss_exact_gap": ("dps", 20, lambda v: __import__(
+        "bcdp.fl.sgd_convergence", fromlist=["x"]).abs_loss_exact_gap((0, 1), ("1/2", "1/2"), 0, 1, 3, 0, dps=v)),
+    "bcdp.fl.adaped.exact_rdp_curve": ("bits", 64, lambda v: __import__("bcdp.fl.adaped", fromlist=["x"]).exact_rdp_curve(
+        1, 1, 10, 100, 1, 1, 1, 1, alpha_max=3, bits=v)),
+    "bcdp.fl.adaped.exact_rdp_ball": ("bits", 64, lambda v: __import__("bcdp.fl.adaped", fromlist=["x"]).exact_rdp_ball(
+        2, 1, 1, 10, 100, 1, 1, 1, 1, bits=v)),
     "bcdp.core.intervals.ball": ("prec", 53, lambda v: __import__("bcdp.core.intervals", fromlist=["x"]).ball(sympy.log(3), v)),
     "bcdp.core.intervals.enclosure": (
         "prec", 120, lambda v: __import__("bcdp.core.intervals", fromlist=["x"]).enclosure(sympy.log(3), v)),
@@ -216,6 +234,12 @@ CALLS = {
         "dps", 60, lambda v: __import__("bcdp.partial.mwem", fromlist=["x"]).e3_joint_round_slack(2, v)),
     "bcdp.partial.mwem.e3_symmetric_slack": (
         "dps", 60, lambda v: __import__("bcdp.partial.mwem", fromlist=["x"]).e3_symmetric_slack(9, 1, v)),
+    "bcdp.shuffle.efm19_dp.efm19_cor9_epsilon": (
+        "dps", 60, lambda v: __import__("bcdp.shuffle.efm19_dp", fromlist=["x"]).efm19_cor9_epsilon(
+            "1/4", 1000, "1/1000", dps=v)),
+    "bcdp.shuffle.efm19_dp.rr_shuffled_pair_delta": (
+        "dps", 60, lambda v: __import__("bcdp.shuffle.efm19_dp", fromlist=["x"]).rr_shuffled_pair_delta(
+            5, "3/2", "1/10", dps=v)),
     "bcdp.shuffle.finite_laws.shuffled_rdp_exact": (
         "dps", 60, lambda v: __import__("bcdp.shuffle.finite_laws", fromlist=["x"]).shuffled_rdp_exact(
             _rr_kernel(), [0, 0, 0], [0, 0, 1], 2, dps=v)),

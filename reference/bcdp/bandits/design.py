@@ -14,7 +14,11 @@ The Kiefer-Wolfowitz value is then m, the dimension of the span (thesis Alg 6.3.
 "for A_i in R^m, m <= d, a core set of size at most B m").
 
 * :func:`g_optimal_design_float`: Frank-Wolfe (Fedorov-Wynn) with away steps (Wolfe-Atwood), started
-  from a greedy basis of A with uniform weights; float64, vectorised over the actions.
+  from a greedy basis of A with uniform weights, with the Harman-Pronzato (2007) removal of points that
+  cannot support an optimal design, then a Caratheodory reduction (same V(pi), hence the same g, on at
+  most m(m + 1)/2 + 1 points); float64, vectorised over the actions.  Measured: g = d to 1e-9 with
+  supports 3, 7, 11, 22, 37 for d = 2, 3, 4, 6, 8 on random unit vectors (check THESIS-Lemma6.3.2), so
+  |C|/d grows with d here; Lemma 6.3.2's |C| <= B d with a d-free B is not what this construction shows.
 * :func:`kw_certificate`: the exact value g(pi) in rationals for rational actions and weights.
 * :func:`g_optimal_design_exact`: an exact design for small rational instances: the smallest
   support that an exactly optimal design can have (m points with uniform weights) is searched by
@@ -118,7 +122,8 @@ def g_optimal_design_float(actions: np.ndarray, *, tol: float = 1e-9, max_iter: 
     Frank-Wolfe on log det V(pi) (Fedorov-Wynn) with away steps: at each step the action with the
     largest g(a) = a^T V^{-1} a gains weight, or the support action with the smallest g loses weight
     (down to 0, which removes it from the support), with the exact line-search step
-    lambda = (g/m - 1)/(g - 1).  Stops when max_a g(a) <= m (1 + tol), where m is the dimension of
+    lambda = (g/m - 1)/(g - 1); points proved outside every optimal support are dropped on the way,
+    and the final weights are reduced to at most m(m + 1)/2 + 1 points with the same V.  Stops when max_a g(a) <= m (1 + tol), where m is the dimension of
     the span of the actions (the Kiefer-Wolfowitz value; a degenerate span is handled in coordinates
     of an orthonormal basis of the span).  Float64: an approximation; ``g_value`` is the max computed
     at the returned weights (use :func:`kw_certificate` for an exact value on rational actions).

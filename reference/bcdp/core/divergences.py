@@ -20,8 +20,9 @@ Forms:
 * exact (inputs through :func:`bcdp.core.numbers.to_fraction`, floats refused): the rational moment
   :func:`renyi_moment_exact` (integer order >= 2), :func:`renyi_divergence_exact` and
   :func:`kl_divergence_exact` (sympy expressions), :func:`d_infinity` (exact ratio with witness),
-  :func:`hockey_stick_exact` (Fraction, for a rational r), :func:`max_column_ratio` (max divergence
-  over a set of rows, with witness);
+  :func:`hockey_stick_exact` (Fraction, for a rational r), :func:`privacy_loss_tail_exact` (the
+  probability P{P(Y) > r Q(Y)}, Y ~ P), :func:`max_column_ratio` (max divergence over a set of rows,
+  with witness);
 * high precision (mpmath at ``dps`` >= 50 digits, from the exact rows): :func:`renyi_divergence`
   (every order in (0, inf], 1 and inf included), :func:`kl_divergence`, :func:`hockey_stick`;
 * float64 (numpy, named ``*_float``; approximations, property-tested against the forms above):
@@ -190,6 +191,17 @@ def hockey_stick_exact(P: Law, Q: Law, ratio: Any) -> Fraction:
         raise InvalidInputError(f"ratio = e^eps must be >= 0, got {r}")
     p, q = exact_pair(P, Q)
     return sum((max(Fraction(0), a - r * b) for a, b in zip(p, q)), Fraction(0))
+
+
+def privacy_loss_tail_exact(P: Law, Q: Law, ratio: Any) -> Fraction:
+    """P{L > eps} exactly, L = log(P(Y)/Q(Y)) the privacy loss of Y ~ P and r = e^eps >= 0 exact: the
+    P-mass of the outputs with P(y) > r Q(y) (Q(y) = 0 < P(y) counts: L = +inf).  "P{L > eps} <= delta"
+    implies H_r(P||Q) <= delta (H_r <= this tail), not conversely (thesis Sec. 2.1.1, after Def. 2.1.2)."""
+    r = to_fraction(ratio, "ratio")
+    if r < 0:
+        raise InvalidInputError(f"ratio = e^eps must be >= 0, got {r}")
+    p, q = exact_pair(P, Q)
+    return sum((a for a, b in zip(p, q) if a > r * b), Fraction(0))
 
 
 def max_column_ratio(rows: Sequence[Sequence[Fraction]], labels: Sequence[Hashable],
