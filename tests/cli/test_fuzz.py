@@ -385,7 +385,7 @@ def quick_long_commands(monkeypatch):
     monkeypatch.setattr(bcdp.repro.shuffle_figures, "write_shuffle_figures", lambda *a, **k: [])
     monkeypatch.setattr(bcdp.repro.fig3, "write_fig3", _fig3_arguments_only)
     monkeypatch.setattr(bcdp.cli.reproduce, "reproduce_fig3", lambda *a, **k: "match")
-    monkeypatch.setattr(bcdp.cli.reproduce, "reproduce_shuffle", lambda *a, **k: {})
+    monkeypatch.setattr(bcdp.cli.reproduce, "reproduce_figures", lambda *a, **k: {})
 
 
 def _fig3_arguments_only(out_dir, trials=1000, seed=0, workers=2, progress=True, **kw):
@@ -577,9 +577,11 @@ def _fresh_files() -> dict[str, str]:
 def golden_comparisons_only(monkeypatch):
     """``bcdp reproduce`` with cheap regenerated files (above) and no claim check; the comparisons
     with the golden copies (bcdp.repro.tables.compare_with_golden, bcdp.cli.reproduce.reproduce_fig3
-    and reproduce_shuffle) run for real."""
+    and reproduce_figures) run for real; the Ch. 4 and Ch. 6 figure writers write nothing."""
     import bcdp.claims.runner
+    import bcdp.repro.bandit_figures
     import bcdp.repro.fig3
+    import bcdp.repro.fl_figures
     import bcdp.repro.shuffle_figures
     import bcdp.repro.tables
 
@@ -595,6 +597,8 @@ def golden_comparisons_only(monkeypatch):
     monkeypatch.setattr(bcdp.repro.tables, "REGISTRY", {"fuzz_table": _fresh_table})
     monkeypatch.setattr(bcdp.repro.fig3, "write_fig3", write_fig3)
     monkeypatch.setattr(bcdp.repro.shuffle_figures, "write_shuffle_figures", write_shuffle)
+    monkeypatch.setattr(bcdp.repro.fl_figures, "write_fl_figures", lambda out: [])
+    monkeypatch.setattr(bcdp.repro.bandit_figures, "write_bandit_figures", lambda out: [])
 
 
 @st.composite

@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"  fig3 ({args.fig3_trials} trials per q re-run): {fig3_status}")
     if fig3_status != "match":
         status["fig3_trials.csv"] = fig3_status
-    for fname, st in reproduce_shuffle(Path(args.out), golden, compare).items():
+    for fname, st in reproduce_figures(Path(args.out), golden, compare).items():
         print(f"  {Path(args.out) / fname}  [{st}]")
         status[fname] = st
     if not compare:
@@ -87,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"tables: {len(REGISTRY) + 2} regenerated, not compared (--no-compare)")
     else:
         n_match = len(status) - len(differing) - len(uncompared)
-        print(f"tables: {len(REGISTRY) + 2} regenerated (incl. fig3 slice, shuffle figures), {n_match}/{len(status)} files "
+        print(f"tables: {len(REGISTRY) + 2} regenerated (incl. fig3 slice, thesis Ch. 4-6 figures), {n_match}/{len(status)} files "
               f"matching the golden copies in {golden}"
               + (f" (differ: {', '.join(differing)})" if differing else "")
               + (f" (no golden copy, not compared: {', '.join(uncompared)})" if uncompared else ""))
@@ -138,22 +138,32 @@ def _close(fresh: str, golden: str) -> bool:
     return x == y or abs(x - y) <= 1e-9 * abs(y)
 
 
-def reproduce_shuffle(out: Path, golden: Path | Traversable, compare: bool = True) -> dict[str, str]:
-    """Thesis Ch. 5 figures (about a minute); CSVs compared with the golden copies (rtol 1e-9)."""
-    from bcdp.repro.shuffle_figures import write_shuffle_figures
+#: the thesis figure writers ``bcdp reproduce`` re-runs (module, function; resolved at call time):
+#: Ch. 5 (about a minute), Ch. 4 epsilon curves and Ch. 6 Fig 6.2 at small scale (about 25 s together)
+FIGURE_WRITERS = (("bcdp.repro.shuffle_figures", "write_shuffle_figures"),
+                  ("bcdp.repro.fl_figures", "write_fl_figures"),
+                  ("bcdp.repro.bandit_figures", "write_bandit_figures"))
+
+
+def reproduce_figures(out: Path, golden: Path | Traversable, compare: bool = True) -> dict[str, str]:
+    """The thesis figures of :data:`FIGURE_WRITERS`; their CSVs compared with the golden copies (rtol 1e-9)."""
+    import importlib
+
     from bcdp.repro.tables import UNREADABLE, read_golden, texts_match
 
     result = {}
-    for path in write_shuffle_figures(out):
-        if path.suffix != ".csv":
-            continue
-        gold = golden / path.name
-        if not compare:
-            result[path.name] = SKIPPED
-        elif not gold.is_file():
-            result[path.name] = NOT_COMPARED
-        else:
-            text = read_golden(gold)
-            result[path.name] = (UNREADABLE if text is None
-                                 else "match" if texts_match(text, path.read_text(), 1e-9) else "differs")
+    for module, function in FIGURE_WRITERS:
+        write = getattr(importlib.import_module(module), function)
+        for path in write(out):
+            if path.suffix != ".csv":
+                continue
+            gold = golden / path.name
+            if not compare:
+                result[path.name] = SKIPPED
+            elif not gold.is_file():
+                result[path.name] = NOT_COMPARED
+            else:
+                text = read_golden(gold)
+                result[path.name] = (UNREADABLE if text is None
+                                     else "match" if texts_match(text, path.read_text(), 1e-9) else "differs")
     return result
