@@ -42,7 +42,8 @@ def test_above_the_lower_bound_route_and_monotone():
 
 
 @pytest.mark.parametrize("kwargs", [dict(bound="thm531"), dict(orders=[1, 2]), dict(orders=[]), dict(orders=[2.5]),
-                                    dict(T=0), dict(eps0="1")])
+                                    dict(T=0), dict(eps0="1"), dict(eps0=float("nan")),
+                                    dict(eps0=float("inf"))])
 def test_bad_inputs(kwargs):
     args = dict(n=500, k=50, eps0=1.0, T=10, delta=1e-5)
     args.update(kwargs)

@@ -17,6 +17,7 @@ Orders: integers (Thm 5.4.1 needs integer alpha >= 2), by default 2..256 and {30
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from typing import Any, Sequence
 
@@ -49,6 +50,8 @@ def subsampled_rdp_curve(n: int, k: int, eps0: float, *, bound: str = "thm541",
     o = _orders(orders)
     if isinstance(eps0, bool) or not isinstance(eps0, (int, float)):
         raise InvalidInputError(f"eps0 must be a float or int, got {type(eps0).__name__}")
+    if not math.isfinite(eps0):
+        raise InvalidInputError(f"eps0 must be finite, got {eps0!r}")
     e = Fraction(eps0)                      # the exact binary value of the float
     if bound == "thm541":
         from bcdp.shuffle.float_bounds import thm541_upper_float
