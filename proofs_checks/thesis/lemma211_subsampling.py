@@ -14,7 +14,8 @@ of M' over every replace-one pair of X^n must satisfy max e^{D_inf} <= e^{eps'} 
 delta_{M'}(e^{eps'}) <= q delta.  Library: :func:`bcdp.accounting.amplification.subsampling_amplification`
 (certified float) is called at upward-rounded eps, delta and the exact q = k/n; its (eps'_lib, delta'_lib) must be a
 valid guarantee of the exact M' (e^{eps'_lib} >= exact max ratio, compared at 50 digits; the exact
-delta_{M'} at a rational ratio below e^{eps'_lib} <= delta'_lib).  Finding: the lemma is attained
+delta_{M'} at a rational ratio below e^{eps'_lib} <= delta'_lib) and equal, up to outward rounding
+(relative 2^-45), to the printed pair at its inputs (a looser valid pair is refuted).  Finding: the lemma is attained
 (ratio 1 exactly) for every RR count in the pure grid, so no smaller eps' is valid in general.
 """
 
@@ -82,6 +83,16 @@ def _library_ok(mech, n: int, ratio: Fraction, delta: Fraction, pure: bool) -> t
         eps_up = _up(mpmath.log(mpmath.mpf(ratio.numerator) / ratio.denominator))
         eps_lib, delta_lib = amplification.subsampling_amplification(eps_up, _up(delta), q)   # q exact
         e_lib = mpmath.exp(mpmath.mpf(eps_lib))
+        # tight: the library's pair is the printed one at its inputs, up to outward rounding (a looser
+        # but still valid pair, e.g. no amplification at all, is not the lemma)
+        qm = mpmath.mpf(q.numerator) / q.denominator
+        want_e = mpmath.log(1 + qm * mpmath.expm1(mpmath.mpf(eps_up)))
+        want_d = qm * mpmath.mpf(_up(delta))
+        if (mpmath.mpf(eps_lib) > want_e * (1 + mpmath.mpf(2) ** -45) + mpmath.mpf(2) ** -1000
+                or mpmath.mpf(delta_lib) > want_d * (1 + mpmath.mpf(2) ** -45)):
+            return False, {"eps_lib": repr(eps_lib), "delta_lib": repr(delta_lib),
+                           "printed_eps'": mpmath.nstr(want_e, 20), "printed_delta'": mpmath.nstr(want_d, 20),
+                           "what": "library pair looser than the printed (eps', delta')"}
         if pure:
             R, _ = se.max_privacy_ratio(mech, n)
             ok = mpmath.mpf(R.numerator) / R.denominator <= e_lib and delta_lib >= 0

@@ -54,6 +54,19 @@ def test_lemma211_refutes_a_smaller_delta(monkeypatch):
     assert _verdict("lemma211_subsampling") == "refuted"
 
 
+def test_lemma211_refutes_an_unamplified_pair(monkeypatch):
+    # (eps, delta) itself is a valid but loose guarantee of M o samp: not the lemma's pair
+    monkeypatch.setattr(amplification, "subsampling_amplification", lambda eps, delta, q: (eps, delta))
+    assert _verdict("lemma211_subsampling") == "refuted"
+
+
+def test_lemma211_refutes_a_slightly_loose_epsilon(monkeypatch):
+    real = amplification.subsampling_amplification
+    monkeypatch.setattr(amplification, "subsampling_amplification",
+                        lambda eps, delta, q: (real(eps, delta, q)[0] * (1 + 1e-9), real(eps, delta, q)[1]))
+    assert _verdict("lemma211_subsampling") == "refuted"
+
+
 def test_lemma211_refutes_a_wrong_exact_ratio(monkeypatch):
     real = se.max_privacy_ratio
     monkeypatch.setattr(se, "max_privacy_ratio", lambda mech, n=None: (real(mech, n)[0] * Fraction(11, 10), {}))
