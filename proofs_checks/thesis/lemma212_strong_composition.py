@@ -6,7 +6,8 @@ adaptive composition is the T-fold (eps, delta) randomized-response pair [KOV15]
 profile, written here from KOV15 as the oracle (mpmath, 50 digits, at the exact binary values of
 the float inputs), is delta_T(e) = 1 - (1-delta)^T (1 - sum_l C(T,l) max(0, e^{(T-l)eps} -
 e^{e} e^{l eps}) / (1+e^eps)^T).  The library's (eps_tot, delta_tot)
-(:func:`bcdp.accounting.amplification.advanced_composition`, certified upper ends) must satisfy
+(:func:`bcdp.accounting.amplification.advanced_composition`, certified upper ends) must equal the
+printed pair up to outward rounding (relative 2^-45, computed here in mpmath) and satisfy
 delta_T(eps_tot) <= delta_tot on the grid T in {1, 2, 5, 10, 50, 100, 200}, eps in {0.01, 0.05, 0.1,
 0.25, 0.5, 1}, delta' in {1e-3, 1e-6, 1e-10}, delta in {0, 1e-6}.  The library's
 :func:`bcdp.shuffle.composition.kov_delta` enclosure must contain the oracle at sample points.  Slack:
@@ -79,6 +80,17 @@ def check() -> ClaimResult:
                         nontrivial = d == 0 and eps_tot < T * eps    # else delta_RR = 0 (basic composition)
                         if nontrivial and (worst is None or ratio > worst[0]):
                             worst = (ratio, {"T": T, "eps": eps, "delta'": dp, "delta": d, "eps_tot": eps_tot})
+                        # the printed pair at the exact binary inputs: the library must equal it up to
+                        # outward rounding (a looser pair is valid but is not the lemma)
+                        e_m = mpmath.mpf(eps)
+                        printed_e = (mpmath.sqrt(2 * T * mpmath.log(1 / mpmath.mpf(dp))) * e_m
+                                     + T * e_m * mpmath.expm1(e_m))
+                        printed_d = T * mpmath.mpf(d) + mpmath.mpf(dp)
+                        tol = 1 + mpmath.mpf(2) ** -45
+                        if not (printed_e <= eps_tot <= printed_e * tol and printed_d <= d_tot <= printed_d * tol):
+                            keep(fails, {"T": T, "eps": eps, "delta'": dp, "delta": d, "eps_tot": repr(eps_tot),
+                                         "printed_eps": mpmath.nstr(printed_e, 20), "delta_tot": repr(d_tot),
+                                         "what": "library pair differs from the printed one"})
                         if exact > mpmath.mpf(d_tot) or d_tot < T * d + dp or eps_tot < 0:
                             keep(fails, {"T": T, "eps": eps, "delta'": dp, "delta": d, "eps_tot": repr(eps_tot),
                                          "delta_tot": repr(d_tot), "exact_delta": mpmath.nstr(exact, 10)})
@@ -96,6 +108,9 @@ def check() -> ClaimResult:
             slack.append({"T": T, "eps": eps, "advanced": repr(adv), "optimal": mpmath.nstr(opt, 8),
                           "ratio": mpmath.nstr(adv / opt, 5), "T*eps": T * eps})
     ratios = [float(s["ratio"]) for s in slack]
+    if worst is None:                       # no point with eps_tot < T eps: nothing tested beyond basic composition
+        keep(fails, {"what": "no grid point where the advanced bound is below T eps"})
+        worst = (mpmath.mpf(0), {})
     return CLAIM.result(
         verdict="confirmed" if not fails else "refuted",
         key_figure=f"{points} grid points: exact KOV15 delta at the advanced-composition eps <= T delta + delta' "

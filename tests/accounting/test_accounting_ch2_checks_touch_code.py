@@ -81,6 +81,14 @@ def test_lemma212_refutes_advanced_composition_without_its_linear_term(monkeypat
     assert _verdict("lemma212_strong_composition") == "refuted"
 
 
+def test_lemma212_refutes_a_loose_advanced_composition(monkeypatch):
+    # T eps + 1 is still a valid epsilon (>= basic composition) but not the printed one
+    real = amplification.advanced_composition
+    monkeypatch.setattr(amplification, "advanced_composition",
+                        lambda eps, delta, T, dp: (real(eps, delta, T, dp)[0] + T * eps, real(eps, delta, T, dp)[1]))
+    assert _verdict("lemma212_strong_composition") == "refuted"
+
+
 def test_lemma212_refutes_a_kov_delta_off_the_oracle(monkeypatch):
     real = composition.kov_delta
 
