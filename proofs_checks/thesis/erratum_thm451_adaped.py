@@ -172,6 +172,11 @@ def check() -> ClaimResult:
                 except ValidityConditionError:
                     continue
                 corrected_pts += 1
+                T_, tau_, K_, n_, C1_, s1_, C2_, s2_ = (Fraction(v) for v in inst)
+                want = (K_ / n_) ** 2 * 6 * T_ * a * (C1_ ** 2 / (K_ * s1_ ** 2) + C2_ ** 2 / (K_ * s2_ ** 2))
+                if bound != want:       # the corrected form as stated (no division by tau), not just any bound
+                    keep(fails, {"what": "corrected formula", "instance": str(inst), "alpha": str(a),
+                                 "library": str(bound), "oracle": str(want)})
                 corrected_ok = corrected_ok and ball_upper(adaped.exact_rdp_ball(a, *inst)) <= bound
     ok = (not fails and ce_a and refused_a and ce_b and small_q_holds and big_q_holds
           and regime_pts > 0 and regime_ok == regime_pts and corrected_pts > 0 and corrected_ok)

@@ -46,3 +46,10 @@ def test_the_printed_sensitivity_as_worst_case_is_refuted(monkeypatch):
 def test_a_regime_test_that_accepts_everything_is_refuted(monkeypatch):
     monkeypatch.setattr(sampled_gaussian, "mtz19_regime_var", lambda q, v, a: True)
     assert verdict(NAME) == "refuted"
+
+
+def test_a_loose_corrected_formula_is_refuted(monkeypatch):
+    """A valid but looser corrected bound (x 100) is not the stated correction."""
+    real = adaped.thm451_epsilon_corrected
+    monkeypatch.setattr(adaped, "thm451_epsilon_corrected", lambda *a: real(*a) * 100)
+    assert verdict(NAME) == "refuted"
