@@ -100,6 +100,20 @@ def check() -> ClaimResult:
                 s = Fraction(k * n, 10) if n > 1 else Fraction(k, 2)
                 exact = mpmath.e ** (-_mp(s)) * _mp(conc.iid_laplace_sum_tail_factor(n, s))
                 bound = mpmath.mpf(conc.weighted_laplace_tail_bound_float(float(s), [1] * n, 1.0))
+                # the stated correction (l_i = 1, b = 1, c^2 = n, l_max = 1), written here: the library must
+                # be it (>= it, within 1e-9), not just some valid bound
+                ts = _mp(s)
+                want = min(mpmath.mpf(1), mpmath.e ** (-ts * ts / (8 * n)) if ts <= 2 * mpmath.sqrt(2) * n
+                           else mpmath.e ** (n - ts / mpmath.sqrt(2))) if ts > 0 else mpmath.mpf(1)
+                if not want <= bound <= want * (1 + mpmath.mpf(10) ** -9):
+                    keep(fails, {"what": "corrected bound differs from the stated formula", "n": n, "t": str(s),
+                                 "library": mpmath.nstr(bound, 15), "oracle": mpmath.nstr(want, 15)})
+                if k in (5, 35):
+                    pw = (mpmath.e ** (-ts * ts / (2 * n)) if ts <= n else mpmath.e ** (mpmath.mpf(n) / 2 - ts))
+                    pl = mpmath.mpf(conc.printed_lemma_e12_bound_float(float(s), [1] * n, 1.0))
+                    if not mpmath.almosteq(pl, pw, 1e-12):
+                        keep(fails, {"what": "printed (E.17) differs from the printed formula", "n": n, "t": str(s),
+                                     "library": mpmath.nstr(pl, 15), "oracle": mpmath.nstr(pw, 15)})
                 points += 1
                 worst = max(worst, exact / bound)
                 if exact > bound:

@@ -81,6 +81,22 @@ def test_lemma_e12_refutes_a_wrong_tail(monkeypatch):
     assert _v("erratum_lemma_e12_tail") == "refuted"
 
 
+def test_lemma_e12_refutes_a_loose_correction(monkeypatch):
+    """A valid but 100x looser tail bound is not the stated correction."""
+    from bcdp.bandits import concentration as conc
+    real = conc.weighted_laplace_tail_bound_float
+    monkeypatch.setattr(conc, "weighted_laplace_tail_bound_float", lambda *a, **k: min(1.0, 100 * real(*a, **k)))
+    assert _v("erratum_lemma_e12_tail") == "refuted"
+
+
+def test_lemma_e12_refutes_a_smaller_printed_bound(monkeypatch):
+    """A printed (E.17) evaluated too small would manufacture the counterexample."""
+    from bcdp.bandits import concentration as conc
+    real = conc.printed_lemma_e12_bound_float
+    monkeypatch.setattr(conc, "printed_lemma_e12_bound_float", lambda *a, **k: real(*a, **k) / 2)
+    assert _v("erratum_lemma_e12_tail") == "refuted"
+
+
 def test_nets_real_functions():
     assert _v("lemma631_nets") == "confirmed"
 
