@@ -9,7 +9,7 @@ import pytest
 from check_verdicts import verdict
 
 from bcdp.bandits import contextual
-from bcdp.core.errors import FloatRefusedError, InvalidInputError
+from bcdp.core.errors import FloatRefusedError, InvalidInputError, WrongTypeError
 
 # two contexts: c1 (prob 1/4) with actions (1, 0), (0, 1); c2 (prob 3/4) with actions (1, 1), (-1, 0)
 CTX = [(F(1, 4), [(1, 0), (0, 1)]), (F(3, 4), [(1, 1), (-1, 0)])]
@@ -47,6 +47,11 @@ def test_reduced_action_set_dedups_and_keeps_the_first_theta():
     ([(1, [(1, 0), (1, 0, 0)])], InvalidInputError),                  # mixed dimensions
     ([], InvalidInputError),
     ([(0.5, [(1, 0)]), (0.5, [(0, 1)])], FloatRefusedError),
+    (5, WrongTypeError),                                              # not a sequence (was a TypeError)
+    ([5], WrongTypeError),                                            # a context that is not a pair
+    ([(1, 5)], WrongTypeError),                                       # feature vectors not a sequence
+    ([(1, [5])], WrongTypeError),                                     # a feature vector not a sequence
+    ([(1, [(1, 0)], 3)], InvalidInputError),                          # a triple (was a ValueError)
 ])
 def test_bad_contexts(bad, exc):
     with pytest.raises(exc) as info:
@@ -61,6 +66,11 @@ def test_bad_theta():
         contextual.reduced_action((1.0, 0), CTX)
     with pytest.raises(InvalidInputError):
         contextual.reduced_action_set([], CTX)
+    for call in (lambda: contextual.reduced_action(5, CTX), lambda: contextual.reduced_action_set(3, CTX),
+                 lambda: contextual.reduced_action_set([5], CTX)):
+        with pytest.raises(WrongTypeError) as info:
+            call()
+        assert "\n" not in str(info.value)
 
 
 def test_check_confirms_with_the_library():

@@ -23,14 +23,20 @@ from __future__ import annotations
 from fractions import Fraction
 from typing import Any, Sequence
 
-from bcdp.core.errors import InvalidInputError
+from bcdp.core.errors import InvalidInputError, WrongTypeError
 from bcdp.core.numbers import to_fraction
 
 Vector = tuple[Fraction, ...]
 
 
+def _seq(v: Any, name: str) -> Sequence:
+    if isinstance(v, (str, bytes)) or not isinstance(v, Sequence):
+        raise WrongTypeError(f"{name} must be a sequence (list or tuple), got {type(v).__name__}")
+    return v
+
+
 def _vector(v: Any, d: int | None, name: str) -> Vector:
-    out = tuple(to_fraction(x, name) for x in v)
+    out = tuple(to_fraction(x, name) for x in _seq(v, name))
     if not out or (d is not None and len(out) != d):
         raise InvalidInputError(f"{name} must have {d if d is not None else 'at least 1'} coordinates, got {len(out)}")
     return out
@@ -45,11 +51,14 @@ def check_contexts(contexts: Sequence[tuple[Any, Sequence[Sequence[Any]]]]) -> l
     context, all feature vectors of one dimension d."""
     out: list[tuple[Fraction, list[Vector]]] = []
     d = None
-    for prob, feats in contexts:
+    for item in _seq(contexts, "contexts"):
+        if len(_seq(item, "context")) != 2:
+            raise InvalidInputError(f"each context must be a pair (probability, feature vectors), got {len(item)} items")
+        prob, feats = item
         p = to_fraction(prob, "context probability")
         if p <= 0:
             raise InvalidInputError(f"context probabilities must be > 0, got {p}")
-        rows = [_vector(f, d, "feature vector") for f in feats]
+        rows = [_vector(f, d, "feature vector") for f in _seq(feats, "feature vectors")]
         if not rows:
             raise InvalidInputError("every context needs at least one action")
         d = len(rows[0])
@@ -84,8 +93,8 @@ def reduced_action_set(thetas: Sequence[Sequence[Any]], contexts) -> list[tuple[
     """``X = {g(theta)}`` over a finite Theta, as ``(x, theta)`` pairs, one per distinct x (the first
     theta giving it kept: the client's ``g^{-1}(x)``)."""
     seen: dict[Vector, Vector] = {}
-    for theta in thetas:
-        th = tuple(to_fraction(x, "theta") for x in theta)
+    for theta in _seq(thetas, "thetas"):
+        th = tuple(to_fraction(x, "theta") for x in _seq(theta, "theta"))
         seen.setdefault(reduced_action(th, contexts), th)
     if not seen:
         raise InvalidInputError("Theta must not be empty")
