@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 
 from bcdp.bandits import elimination as el
-from bcdp.core.errors import FloatRefusedError, InvalidInputError, ValidityConditionError
+from bcdp.bandits import schedule, simulate
+from bcdp.core.errors import FloatRefusedError, InvalidInputError, ValidityConditionError, WrongTypeError
 
 
 def instance(seed: int, K: int = 10, d: int = 2):
@@ -147,3 +148,16 @@ def test_fixed_schedule_release_is_eps_dp_for_neighbours(counts, data, eps):
     l1 = sum(abs(a - b) for a, b in zip(s, s2))
     assert l1 == abs(r[t] - r2[t]) <= 2
     assert l1 / el.laplace_scale(eps) <= eps
+
+
+@pytest.mark.parametrize("call", [
+    lambda: el.batch_sums(3, (1,)), lambda: el.batch_sums([1], 3), lambda: el.local_releases(3),
+    lambda: schedule.horizon_plan(100, 5),
+    lambda: simulate.random_instance_float(10, 2, float("nan")),
+    lambda: simulate.mean_regrets_float("central", 100, 5, eps=1.0),
+])
+def test_non_sequences_and_non_integer_seeds_are_wrong_types(call):
+    """Were TypeError tracebacks ('int' object is not iterable, SeedSequence on nan)."""
+    with pytest.raises(WrongTypeError) as info:
+        call()
+    assert "\n" not in str(info.value)

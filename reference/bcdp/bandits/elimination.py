@@ -89,11 +89,18 @@ def laplace_scale_float(eps: float, sensitivity: float = 2.0) -> float:
     return s / e
 
 
+def _sequence(value: Any, name: str) -> Sequence:
+    if isinstance(value, (str, bytes)) or not isinstance(value, (Sequence, np.ndarray)):
+        raise WrongTypeError(f"{name} must be a sequence, got {type(value).__name__}")
+    return value
+
+
 def batch_sums(rewards: Sequence[Any], counts: Sequence[int]) -> tuple[Fraction, ...]:
     """r_bar_ia = sum_k r_ia^(k) (Alg 6.3.1 step 8) for a fixed schedule, exactly: ``rewards`` lists the
     batch's rewards action by action (the first counts[0] belong to the first action, ...), each in
     [-1, 1]; every reward enters exactly one sum."""
-    rs = [to_fraction(r, "reward") for r in rewards]
+    rs = [to_fraction(r, "reward") for r in _sequence(rewards, "rewards")]
+    counts = _sequence(counts, "counts")
     if any(abs(r) > 1 for r in rs):
         raise ValidityConditionError("rewards must lie in [-1, 1] (thesis Assumption 6.2.1.2)")
     if any(isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0 for n in counts):
@@ -110,7 +117,7 @@ def batch_sums(rewards: Sequence[Any], counts: Sequence[int]) -> tuple[Fraction,
 def local_releases(rewards: Sequence[Any]) -> tuple[Fraction, ...]:
     """The means of the local releases r_hat = r + Lap(b) (Alg 6.3.2 step 7, Alg 6.4.1 step 9): one per
     client, the reward itself (exact, each in [-1, 1]); the server's per-action sums are post-processing."""
-    rs = tuple(to_fraction(r, "reward") for r in rewards)
+    rs = tuple(to_fraction(r, "reward") for r in _sequence(rewards, "rewards"))
     if any(abs(r) > 1 for r in rs):
         raise ValidityConditionError("rewards must lie in [-1, 1] (thesis Assumption 6.2.1.2)")
     return rs

@@ -120,6 +120,8 @@ def horizon_plan(T: Any, planned: Sequence[int]) -> HorizonPlan:
     "Horizon"): full batches while they fit, then a truncated one if any rounds remain and batches are
     left, then the commitment rounds; the lengths always sum to T exactly."""
     T = check_horizon(T)
+    if isinstance(planned, (str, bytes)) or not isinstance(planned, (Sequence, np.ndarray)):
+        raise WrongTypeError(f"planned must be a sequence of batch sizes, got {type(planned).__name__}")
     lengths, left, truncated = [], T, False
     for n in planned:
         if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 0:

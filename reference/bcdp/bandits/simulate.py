@@ -14,7 +14,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from bcdp.core.errors import InvalidInputError
+from bcdp.core.errors import InvalidInputError, WrongTypeError
 
 from . import elimination
 
@@ -25,8 +25,11 @@ RUN_SEED_OFFSET = 10_000
 
 def random_instance_float(K: int, d: int, seed: int) -> tuple[np.ndarray, np.ndarray]:
     """(actions K x d, theta* of length d), all uniform on S^{d-1} (thesis Sec. 6.6), from ``seed``."""
-    if K < 1 or d < 1:
-        raise InvalidInputError(f"need K, d >= 1, got K = {K}, d = {d}")
+    for name, v in (("K", K), ("d", d), ("seed", seed)):
+        if isinstance(v, bool) or not isinstance(v, (int, np.integer)):
+            raise WrongTypeError(f"{name} must be an integer, got {type(v).__name__} {v!r}")
+    if K < 1 or d < 1 or seed < 0:
+        raise InvalidInputError(f"need K, d >= 1 and seed >= 0, got K = {K}, d = {d}, seed = {seed}")
     rng = np.random.default_rng(seed)
     a = rng.standard_normal((K, d))
     a /= np.linalg.norm(a, axis=1, keepdims=True)
@@ -39,6 +42,8 @@ def mean_regrets_float(model: str, T: int, seeds: Sequence[int], *, K: int = 10,
                        caches: dict | None = None) -> np.ndarray:
     """The regrets of one run per seed (instance and run seeded as in the module docstring).
     ``caches`` (optional) maps a seed to the design cache of its instance, shared across calls."""
+    if isinstance(seeds, (str, bytes)) or not isinstance(seeds, (Sequence, range, np.ndarray)):
+        raise WrongTypeError(f"seeds must be a sequence of integers, got {type(seeds).__name__}")
     out = np.empty(len(seeds))
     for k, seed in enumerate(seeds):
         a, th = random_instance_float(K, d, seed)
