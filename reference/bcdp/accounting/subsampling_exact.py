@@ -138,6 +138,12 @@ def random_mechanism(seed: int, k: int, alphabet: Sequence[Hashable] = (0, 1), n
     return finite_mechanism(alphabet, k, tuple(range(n_outputs)), rows)
 
 
+def _mechanism(mech: Any) -> FiniteMechanism:
+    if not isinstance(mech, FiniteMechanism):
+        raise WrongTypeError(f"mech must be a FiniteMechanism (see finite_mechanism), got {type(mech).__name__}")
+    return mech
+
+
 def _check_size(mech: FiniteMechanism, n: int) -> None:
     work = len(mech.alphabet) ** n * math.comb(n, mech.k) * len(mech.outputs)
     if work > MAX_WORK:
@@ -147,6 +153,9 @@ def _check_size(mech: FiniteMechanism, n: int) -> None:
 def subsampled_law(mech: FiniteMechanism, dataset: Sequence[Hashable]) -> tuple[Fraction, ...]:
     """The exact law of M'(D) = M(samp_{n,k}(D)): the average over the C(n, k) subsets S (records in
     index order) of the law of M(D_S)."""
+    mech = _mechanism(mech)
+    if isinstance(dataset, (str, bytes)) or not isinstance(dataset, Sequence):
+        raise WrongTypeError(f"dataset must be a sequence of records, got {type(dataset).__name__}")
     n = len(dataset)
     if n < mech.k:
         raise InvalidInputError(f"the dataset has {n} records, fewer than k = {mech.k}")
@@ -162,6 +171,7 @@ def subsampled_law(mech: FiniteMechanism, dataset: Sequence[Hashable]) -> tuple[
 
 
 def _laws(mech: FiniteMechanism, n: int | None) -> dict[tuple, tuple[Fraction, ...]]:
+    mech = _mechanism(mech)
     if n is None:
         return dict(mech.rows)
     n = _count(n, "n", mech.k)
