@@ -117,6 +117,9 @@ def test_random_mechanism_is_seeded_and_valid():
     (lambda: se.privacy_profile(se.rr_count_mechanism(2, 2), Fraction(1, 2), 3), InvalidInputError),
     (lambda: se.max_privacy_ratio(se.rr_count_mechanism(3, 2), 40), InvalidInputError),
     (lambda: se.finite_mechanism((0, 1), 1, ("a",), {(0,): (1,)}), InvalidInputError),
+    (lambda: se.rr_count_mechanism(10 ** 6, 2), InvalidInputError),       # used to run out of time/memory
+    (lambda: se.two_rr_sum_mechanism(40, Fraction(1, 4)), InvalidInputError),
+    (lambda: se.random_mechanism(0, 30), InvalidInputError),
     (lambda: se.max_privacy_ratio(3), WrongTypeError),                     # were AttributeError tracebacks
     (lambda: se.privacy_profile({"rows": {}}, 2, 3), WrongTypeError),
     (lambda: se.subsampled_law(0.5, (0, 1)), WrongTypeError),

@@ -63,6 +63,12 @@ def _ratio(value: Any, name: str = "ratio") -> Fraction:
     return r
 
 
+def _check_rows(alphabet_size: int, k: int, n_outputs: int) -> None:
+    """Refuse |X|^k rows of n_outputs entries above MAX_WORK (before building them)."""
+    if alphabet_size ** k * n_outputs > MAX_WORK:
+        raise InvalidInputError(f"too many rows: |X|^k |outputs| = {alphabet_size}^{k} * {n_outputs} > {MAX_WORK}")
+
+
 def finite_mechanism(alphabet: Sequence[Hashable], k: int, outputs: Sequence[Hashable],
                      rows: Mapping[tuple, Sequence[Any]]) -> FiniteMechanism:
     """A validated :class:`FiniteMechanism`: one exact probability row per tuple of X^k."""
@@ -72,6 +78,7 @@ def finite_mechanism(alphabet: Sequence[Hashable], k: int, outputs: Sequence[Has
         raise InvalidInputError(f"the alphabet needs at least 2 distinct values, got {alphabet!r}")
     if len(set(outputs)) != len(outputs) or not outputs:
         raise InvalidInputError("the outputs must be distinct and non-empty")
+    _check_rows(len(alphabet), k, len(outputs))
     clean = {}
     for x in itertools.product(alphabet, repeat=k):
         if x not in rows:
@@ -103,6 +110,7 @@ def rr_count_mechanism(k: int, ratio: Any) -> FiniteMechanism:
     eps-DP (replace-one on X^k), and the ratio r is attained at the outputs 0 and k."""
     k = _count(k, "k", 1)
     r = _ratio(ratio)
+    _check_rows(2, k, k + 1)
     rows = {x: _rr_count_law(sum(x), k, r) for x in itertools.product((0, 1), repeat=k)}
     return FiniteMechanism((0, 1), k, tuple(range(k + 1)), rows)
 
@@ -115,6 +123,7 @@ def two_rr_sum_mechanism(k: int, p: Any) -> FiniteMechanism:
     pp = to_fraction(p, "p")
     if not 0 < pp < Fraction(1, 2):
         raise InvalidInputError(f"p must be in (0, 1/2), got {brief_number(pp)}")
+    _check_rows(2, k, k + 1)
     lo, hi = -pp / (1 - 2 * pp), (1 - pp) / (1 - 2 * pp)
     outputs = tuple(c * hi + (k - c) * lo for c in range(k + 1))   # c = number of reports equal to hi
     ratio = (1 - pp) / pp
@@ -129,6 +138,7 @@ def random_mechanism(seed: int, k: int, alphabet: Sequence[Hashable] = (0, 1), n
     k = _count(k, "k", 1)
     n_outputs = _count(n_outputs, "n_outputs", 2)
     denominator = _count(denominator, "denominator", n_outputs)
+    _check_rows(len(tuple(alphabet)), k, n_outputs)
     rng = random.Random(seed)
     rows = {}
     for x in itertools.product(tuple(alphabet), repeat=k):
