@@ -25,6 +25,19 @@ def test_cor9_matches_the_printed_formula_in_sympy():
             assert abs(got - mpmath.mpf(str(want))) <= mpmath.mpf(10) ** -55 * (1 + abs(got))
 
 
+@pytest.mark.parametrize("dps", [15, 20, 50])
+def test_cor9_is_rounded_up_never_below_the_formula(dps):
+    """A guarantee: at every working precision the returned eps is >= the formula (sympy, 80 digits)
+    and within a few units of the last digit of it."""
+    for e0, n, d in [("1/4", 1000, "1/1000"), ("49/100", 12345, "1/10000000000"), ("1/3", 1001, "1/700")]:
+        want = sympy.N(12 * sympy.Rational(e0) * sympy.sqrt(sympy.log(1 / sympy.Rational(d)) / n), 80)
+        got = efm19_dp.efm19_cor9_epsilon(e0, n, d, dps=dps)
+        with mpmath.workdps(90):
+            w = mpmath.mpf(str(want))
+            assert mpmath.mpf(got) >= w
+            assert mpmath.mpf(got) - w <= w * mpmath.mpf(10) ** (-dps + 1)
+
+
 def test_cor9_scales_as_one_over_sqrt_n_and_sqrt_log():
     with mpmath.workdps(50):
         a = efm19_dp.efm19_cor9_epsilon("1/3", 1000, "1/1000")

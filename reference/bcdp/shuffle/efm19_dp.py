@@ -56,8 +56,9 @@ def _real(value: Any, name: str):
 
 def efm19_cor9_epsilon(eps0: Any, n: int, delta: Any, dps: int = 50):
     """Thesis Lemma 2.3.1 part 2 ([EFM19, Cor 9]): eps = 12 eps0 sqrt(log(1/delta)/n), an mpf at ``dps``
-    digits.  Validity: 0 <= eps0 < 1/2, 0 < delta < 1/100, n >= 1000 (replace-one neighbours, R any
-    eps0-LDP randomizer, shuffler H_n uniform)."""
+    digits rounded up (>= the formula at the given eps0, delta, which are taken exactly).  Validity:
+    0 <= eps0 < 1/2, 0 < delta < 1/100, n >= 1000 (replace-one neighbours, R any eps0-LDP randomizer,
+    shuffler H_n uniform)."""
     import mpmath
     dps = check_precision(dps, "dps", 15, MAX_DPS)
     n = _int(n, "n", 1)
@@ -76,7 +77,13 @@ def efm19_cor9_epsilon(eps0: Any, n: int, delta: Any, dps: int = 50):
             raise ValidityConditionError(f"Lemma 2.3.1 (2) needs delta < 1/100, got delta = {mpmath.nstr(d, 10)}")
         value = CONSTANT * e0 * mpmath.sqrt(mpmath.log(1 / d) / n)
     with mpmath.workdps(dps):
-        return +value
+        out = +value
+    with mpmath.workdps(dps + 10):
+        below = out < value
+    if below:                       # a guarantee: round up, never to nearest below the formula
+        with mpmath.workdps(dps):
+            out = out + abs(out) * 2 * mpmath.eps
+    return out
 
 
 def _binom_pmf(N: int, p, one):
