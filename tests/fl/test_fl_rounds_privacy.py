@@ -43,6 +43,31 @@ def test_round_profile_dominates_every_explicit_neighbour_and_is_attained():
             assert max(hockey(P, Q, r), hockey(Q, P, r)) == w["delta"]
 
 
+@pytest.mark.parametrize("n,m,k,s", [(2, 2, 1, 1), (2, 2, 2, 1), (2, 3, 1, 2)])
+def test_round_profile_is_the_max_over_every_dataset_by_brute_force(n, m, k, s):
+    """The profile's symmetry reduction (canonical client multisets) against the plain maximum over all
+    2^(nm) datasets and all their replace-one neighbours, laws by tests/fl_oracles.py (no reduction)."""
+    import itertools
+    prof = rounds.round_profile(KER, n, m, k, s, RATIOS)
+    laws = {}
+    for flat in itertools.product((-1, 1), repeat=n * m):
+        D = tuple(tuple(flat[i * m:(i + 1) * m]) for i in range(n))
+        laws[D] = law(cldp_outcomes(D, KER, k, s))
+    pairs = 0
+    for r in RATIOS:
+        best = Fraction(0)
+        for D in laws:
+            for i in range(n):
+                for j in range(m):
+                    D2 = tuple(tuple(-x if (a, b) == (i, j) else x for b, x in enumerate(row))
+                               for a, row in enumerate(D))
+                    best = max(best, hockey(laws[D], laws[D2], r))
+                    pairs += 1
+        assert prof[r]["delta"] == best
+    assert pairs == len(RATIOS) * 2 ** (n * m) * n * m
+    assert prof[Fraction(1)]["delta"] > 0
+
+
 def test_shuffle_of_one_message_is_the_randomizer():
     prof = rounds.shuffle_profile(KER, 1, [Fraction(3), Fraction(299, 100), Fraction(1)])
     assert prof[Fraction(3)]["delta"] == 0  # pure e^eps0 = 3
