@@ -12,7 +12,14 @@ import pytest
 from bcdp.core.errors import InvalidInputError, ValidityConditionError, WrongTypeError
 from bcdp.fl import accountants as A
 
-mpmath.mp.dps = 50
+
+
+@pytest.fixture(autouse=True)
+def _fifty_digits():
+    """50-digit oracles in this module only (a module-level ``mpmath.mp.dps = 50`` runs at collection and
+    leaks into every test of the session)."""
+    with mpmath.workdps(50):
+        yield
 
 
 def fmt21(eps0, n, delta):
