@@ -3,6 +3,8 @@ mpmath inversion of the printed formula at 60 digits; the FMT21 cap on both side
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import mpmath
 import pytest
 from bcdp.bandits import shuffled
@@ -48,6 +50,8 @@ def test_validity_boundary_of_the_cap():
 def test_batch_calibration_scales_and_parallel_composition():
     cal = shuffled.shuffled_batch_calibration(0.5, 1e-6, [1000, 10 ** 4, 10 ** 5])
     assert all(abs(s * e - 2.0) < 1e-12 for s, e in zip(cal.scales, cal.eps0))
+    # the noise scale is a guarantee: never below Delta/eps0 (exact comparison of the floats' values)
+    assert all(Fraction(s) * Fraction(e) >= 2 for s, e in zip(cal.scales, cal.eps0))
     assert cal.eps0[0] < cal.eps0[1] < cal.eps0[2]  # larger batches amplify more
     assert cal.guarantee == (max(cal.batch_eps), 1e-6) and cal.guarantee[0] <= 0.5
     printed = shuffled.shuffled_batch_calibration(0.5, 1e-6, [1000], sensitivity=1)

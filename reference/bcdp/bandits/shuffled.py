@@ -20,17 +20,19 @@ for the theorem) raise ValidityConditionError.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any, Sequence
 
 from bcdp.accounting import amplification
 from bcdp.core.errors import InvalidInputError
+from bcdp.core.intervals import float_up
 from bcdp.core.numbers import to_float_input
 
 
 @dataclass(frozen=True)
 class ShuffledCalibration:
-    """Per batch: ``eps0`` = f^{-1}_{n_i,delta}(eps) (certified f(eps0) <= eps), ``scales`` = Delta/eps0,
-    ``batch_eps`` = certified upper bounds on f(eps0^(i)), ``capped`` = whether eps0 hit the FMT21 cap;
+    """Per batch: ``eps0`` = f^{-1}_{n_i,delta}(eps) (certified f(eps0) <= eps), ``scales`` = Delta/eps0
+    (rounded up to a float), ``batch_eps`` = certified upper bounds on f(eps0^(i)), ``capped`` = whether eps0 hit the FMT21 cap;
     ``guarantee`` = (max batch eps, delta) by parallel composition across batches."""
 
     eps0: tuple[float, ...]
@@ -66,7 +68,7 @@ def shuffled_batch_calibration(eps: float, delta: float, batch_sizes: Sequence[i
             raise InvalidInputError(f"batch of n = {n}: no eps0 > 0 has f(eps0) <= eps = {e}")
         cap = amplification.clones_closed_form_cap(n, delta)
         eps0s.append(e0)
-        scales.append(d / e0)
+        scales.append(float_up(Fraction(d) / Fraction(e0)))     # noise scale >= Delta/eps0: rounded up
         beps.append(amplification.clones_closed_form(e0, n, delta, variant="theorem-3.1"))
         capped.append(e0 == cap)
     return ShuffledCalibration(tuple(eps0s), tuple(scales), tuple(beps), tuple(capped),
