@@ -86,3 +86,16 @@ def test_shuffled_eps0_without_amplification_limit_is_refuted(monkeypatch):
     monkeypatch.setattr(elimination, "shuffled_local_epsilon_float",
                         lambda e, n, d: real(e, n, d) if real(e, n, d) == e else real(e, n, d) + 0.5)
     assert verdict("thesis.alg641_privacy") == "refuted"
+
+
+@pytest.mark.parametrize("name", ["alg631_privacy", "alg632_privacy", "alg641_privacy"])
+def test_a_simulator_whose_batches_are_all_truncated_is_refuted(monkeypatch, name):
+    """Bad twin: every batch marked truncated, so the simulated-release loop would inspect nothing."""
+    import dataclasses
+    real = elimination.run_elimination_float
+
+    def twin(*a, **k):
+        r = real(*a, **k)
+        return dataclasses.replace(r, batches=tuple(dataclasses.replace(b, truncated=True) for b in r.batches))
+    monkeypatch.setattr(elimination, "run_elimination_float", twin)
+    assert verdict(f"thesis.{name}") == "refuted"
