@@ -208,6 +208,8 @@ def binomial_outside_window(n: int, q: float, lo: int, hi: int) -> tuple[float, 
     lo, hi = _count("lo", lo, 0), _count("hi", hi, 0)
     if not lo <= hi <= n:
         raise InvalidInputError(f"need lo <= hi <= n, got lo={lo}, hi={hi}, n={n}")
+    if q == 1:                                 # K = n surely (the pmf ratios below would divide by 1 - q = 0)
+        return (1.0, 1.0) if hi < n else (0.0, 0.0)
     with arb_precision(TAIL_PREC):
         qb = ball_of(q)
         tot = ball_of(0)
