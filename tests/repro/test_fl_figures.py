@@ -60,9 +60,11 @@ def test_crossings_agree_with_the_committed_curve():
     assert max(rdp) < 5.0 and ff.crossings()["fig4_2"][5.0]["thm541_rdp_epoch"] is None
 
 
-def test_first_epoch_reaching_is_the_first():
+def test_first_index_reaching_is_the_first():
+    from bcdp.accounting.search import first_index_reaching
+
     f = [0.0, 1.0, 2.0, 2.0, 5.0].__getitem__
-    assert ff.first_epoch_reaching(f, 2.0, 4) == 2
-    assert ff.first_epoch_reaching(f, 5.0, 4) == 4
-    assert ff.first_epoch_reaching(f, 6.0, 4) is None
-    assert ff.first_epoch_reaching(f, 0.5, 4) == 1
+    assert first_index_reaching(f, 2.0, 4) == 2
+    assert first_index_reaching(f, 5.0, 4) == 4
+    assert first_index_reaching(f, 6.0, 4) is None
+    assert first_index_reaching(f, 0.5, 4) == 1

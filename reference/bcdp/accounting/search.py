@@ -307,7 +307,22 @@ def zcdp_alpha(rho: Any, delta: Any, method: str) -> tuple[float, bool]:
         return float(1 + u), False
 
 
+def first_index_reaching(curve: Callable[[int], float], target: float, last: int) -> int | None:
+    """The first index u in 1..last at which the non-decreasing ``curve(u) >= target`` (None if
+    ``curve(last) < target``), by bisection: used to read off after how many rounds or epochs an
+    accountant's eps first reaches a printed value (thesis Fig 5.7, Fig 4.2)."""
+    if curve(last) < target:
+        return None
+    lo, hi = 0, last
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if curve(mid) >= target:
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
 __all__ = [
     "BOUNDARY_NOTE", "FLOAT_LIMIT_NOTE", "INTEGER_ALPHA_MAX", "boundary_notes", "INTEGER_GRID_MAX", "U_MAX", "U_MIN", "eps_float",
-    "eps_float_array", "search_alpha", "zcdp_alpha",
+    "eps_float_array", "first_index_reaching", "search_alpha", "zcdp_alpha",
 ]

@@ -35,6 +35,7 @@ from pathlib import Path
 
 import numpy as np
 
+from bcdp.accounting.search import first_index_reaching
 from bcdp.core.intervals import float_down
 from bcdp.fl.accountants import cldp_sgd_accountant
 from bcdp.repro.shuffle_figures import ORDERS, baseline_shuffle, rdp_eps
@@ -108,35 +109,21 @@ def fig42_rows() -> list[list]:
     return rows
 
 
-def first_epoch_reaching(curve, target: float, last: int) -> int | None:
-    """The first epoch (1..last) at which the increasing curve(epoch) >= target, by bisection."""
-    if curve(last) < target:
-        return None
-    lo, hi = 0, last
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if curve(mid) >= target:
-            hi = mid
-        else:
-            lo = mid
-    return hi
-
-
 def crossings() -> dict:
     """Epochs at which the curves reach the printed values (and the curves there)."""
     out: dict = {"fig5_7": {}, "fig4_2": {}}
     for target in FIG57_PRINTED_OURS:
-        e = first_epoch_reaching(lambda x: ours_epsilon(x)[0], target, FIG57_EPOCHS)
+        e = first_index_reaching(lambda x: ours_epsilon(x)[0], target, FIG57_EPOCHS)
         out["fig5_7"][target] = None if e is None else {
             "epoch": e, "ours_before": ours_epsilon(e - 1)[0] if e > 1 else 0.0, "ours": ours_epsilon(e)[0],
             "baseline_numerical": baseline_epsilon(e, FIG57_EPS0),
             "baseline_thm31": baseline_epsilon(e, FIG57_EPS0, "theorem-3.1")}
-        out["fig5_7"][f"thm531_k_epoch_{target}"] = first_epoch_reaching(
+        out["fig5_7"][f"thm531_k_epoch_{target}"] = first_index_reaching(
             lambda x: rdp_eps(_curve("thm531", FIG57_EPS0), ROUNDS_PER_EPOCH * x, DELTA)[0], target, FIG57_EPOCHS)
     for target in FIG42_PRINTED:
         out["fig4_2"][target] = {
-            "thm431_explicit_epoch": first_epoch_reaching(thm431_epsilon, target, FIG42_EPOCHS),
-            "thm541_rdp_epoch": first_epoch_reaching(lambda x: ours_epsilon(x, FIG42_EPS0)[0], target, FIG42_EPOCHS)}
+            "thm431_explicit_epoch": first_index_reaching(thm431_epsilon, target, FIG42_EPOCHS),
+            "thm541_rdp_epoch": first_index_reaching(lambda x: ours_epsilon(x, FIG42_EPS0)[0], target, FIG42_EPOCHS)}
     out["fig4_2"]["at_80_epochs"] = {"thm431_explicit": thm431_epsilon(FIG42_EPOCHS),
                                      "thm431_fmt21_numerical": thm431_numerical_epsilon(FIG42_EPOCHS),
                                      "thm541_rdp": ours_epsilon(FIG42_EPOCHS, FIG42_EPS0)[0]}
@@ -258,6 +245,6 @@ def write_fl_figures(out_dir) -> list[Path]:
 
 
 __all__ = ["FIG42_GRID", "FIG42_HEADER", "FIG57_GRID", "FIG57_HEADER", "baseline_epsilon", "crossings", "csv_texts",
-           "fig42_rows", "fig57_rows", "first_epoch_reaching", "markdown", "ours_epsilon", "thm431_epsilon",
+           "fig42_rows", "fig57_rows", "markdown", "ours_epsilon", "thm431_epsilon",
            "thm431_numerical_epsilon",
            "write_fl_figures"]

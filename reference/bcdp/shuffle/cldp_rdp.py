@@ -25,6 +25,7 @@ import numpy as np
 
 from bcdp.accounting.conversion import rdp_to_dp
 from bcdp.accounting.curves import rdp_curve_from_arrays
+from bcdp.accounting.search import first_index_reaching
 from bcdp.core.errors import InvalidInputError
 from bcdp.core.results import Certified
 
@@ -87,23 +88,14 @@ def first_units_reaching(n: int, k: int, eps0: float, delta: Any, target: float,
                          rounds_per_unit: int = 1) -> int | None:
     """The smallest number of units u in 1..max_units (u x ``rounds_per_unit`` rounds, e.g. epochs) at
     which Thm 5.4.3's eps (float64 curve, :func:`thm543_epsilon` with ``certified=False``) is >= target;
-    None if it is still below at max_units.  Bisection (eps increases with T)."""
+    None if it is still below at max_units (:func:`~bcdp.accounting.search.first_index_reaching`: eps increases with T)."""
     curve = subsampled_rdp_curve(n, k, eps0, certified=False)
     o = [float(a) for a in DEFAULT_ORDERS]
 
     def eps(u: int) -> float:
         return rdp_to_dp(curve.compose(u * rounds_per_unit), delta, method="cks", orders=o).upper
 
-    if eps(max_units) < target:
-        return None
-    lo, hi = 0, max_units
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if eps(mid) >= target:
-            hi = mid
-        else:
-            lo = mid
-    return hi
+    return first_index_reaching(eps, target, max_units)
 
 
 __all__ = ["BOUNDS", "DEFAULT_ORDERS", "first_units_reaching", "subsampled_rdp_curve", "thm543_epsilon"]
