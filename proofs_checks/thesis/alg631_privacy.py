@@ -19,8 +19,7 @@ from __future__ import annotations
 import itertools
 from fractions import Fraction
 
-import numpy as np
-from bcdp.bandits import elimination
+from bcdp.bandits import elimination, simulate
 from bcdp.claims import ClaimResult
 from bcdp.claims.registry import ClaimSpec
 
@@ -82,13 +81,9 @@ def worst_ratio(counts: tuple[int, ...], eps: Fraction, fails: list) -> Fraction
 
 
 def simulated_scales(fails: list) -> int:
-    rng = np.random.default_rng(20260)
     runs = 0
     for seed in range(3):
-        a = rng.standard_normal((6, 2))
-        a /= np.linalg.norm(a, axis=1, keepdims=True)
-        th = rng.standard_normal(2)
-        th /= np.linalg.norm(th)
+        a, th = simulate.random_instance_float(6, 2, 20260 + seed)   # uniform on S^1 (Sec. 6.6)
         for eps in (0.25, 1.0):
             res = elimination.run_elimination_float(a, th, 2000, "central", eps=eps, rng=seed)
             runs += 1
