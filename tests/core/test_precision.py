@@ -204,6 +204,11 @@ CALLS = {
     "bcdp.accounting.sampled_gaussian.sgm_rdp_ball_var": ("bits", 64, lambda v: _sg().sgm_rdp_ball_var("1/10", 4, 3, bits=v)),
     "bcdp.accounting.sampled_gaussian.sgm_rdp_bounds": ("bits", 64, lambda v: _sg().sgm_rdp_bounds("1/10", 2, 3, bits=v)),
     "bcdp.accounting.sampled_gaussian.sgm_rdp_mp": ("dps", 20, lambda v: _sg().sgm_rdp_mp("1/10", 2, 2, dps=v)),
+    "bcdp.randomness.entropy.entropy": ("prec", 128, lambda v: __import__("bcdp.randomness.entropy", fromlist=["x"]).entropy(("1/3", "2/3"), prec=v)),
+    "bcdp.randomness.entropy.binary_entropy": ("prec", 128, lambda v: __import__("bcdp.randomness.entropy", fromlist=["x"]).binary_entropy("1/3", prec=v)),
+    "bcdp.randomness.entropy.critical_randomness": ("prec", 128, lambda v: __import__("bcdp.randomness.entropy", fromlist=["x"]).critical_randomness(1, prec=v)),
+    "bcdp.randomness.entropy.inverse_binary_entropy": ("prec", 128, lambda v: __import__("bcdp.randomness.entropy", fromlist=["x"]).inverse_binary_entropy("1/2", prec=v)),
+    "bcdp.randomness.entropy.entropy_at_most": ("prec", 128, lambda v: __import__("bcdp.randomness.entropy", fromlist=["x"]).entropy_at_most(("1/3", "2/3"), 1, prec=v)),
     "bcdp.fl.sgd_convergence.lemma433_bound_ball": ("bits", 64, lambda v: __import__(
         "bcdp.fl.sgd_convergence", fromlist=["x"]).lemma433_bound_ball(1, 1, 4, bits=v)),
     "bcdp.fl.sgd_convergence.abs_loss_exact_gap": ("dps", 20, lambda v: __import__(

@@ -98,6 +98,9 @@ GROUPS: dict[str, dict[str, str]] = {
         "numerics": "Numerical results, conversions and baselines (Sec. 5.4-5.5)",
         "fl": "Shuffled federated learning: CLDP-SGD, client self-sampling, DP-AdaPeD (Ch. 4, App. C)",
         "bandits": "Private linear bandits: central, local and shuffled (Ch. 6, App. E)",
+        "randomness": "Privacy, utility and randomness: the (eps, R)-LDP model and single-level privacy (Sec. 7.2-7.3, App. F.1-F.3)",
+        "multilevel": "Multi-level privacy: successive refinement with a key cascade (Sec. 7.4, App. F.4)",
+        "recoverability": "Private recoverability and sequences of T samples (Sec. 7.5-7.6, App. F.5-F.9)",
     },
 }
 
