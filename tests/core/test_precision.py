@@ -209,6 +209,9 @@ CALLS = {
     "bcdp.randomness.entropy.critical_randomness": ("prec", 128, lambda v: __import__("bcdp.randomness.entropy", fromlist=["x"]).critical_randomness(1, prec=v)),
     "bcdp.randomness.entropy.inverse_binary_entropy": ("prec", 128, lambda v: __import__("bcdp.randomness.entropy", fromlist=["x"]).inverse_binary_entropy("1/2", prec=v)),
     "bcdp.randomness.entropy.entropy_at_most": ("prec", 128, lambda v: __import__("bcdp.randomness.entropy", fromlist=["x"]).entropy_at_most(("1/3", "2/3"), 1, prec=v)),
+    "bcdp.randomness.keys.two_level_entropy": ("prec", 128, lambda v: __import__("bcdp.randomness.keys", fromlist=["x"]).two_level_entropy(4, 1, 1, prec=v)),
+    "bcdp.randomness.keys.min_two_level_entropy": ("prec", 128, lambda v: __import__("bcdp.randomness.keys", fromlist=["x"]).min_two_level_entropy(4, 1, prec=v)),
+    "bcdp.randomness.keys.asz19_parameters": ("prec", 128, lambda v: __import__("bcdp.randomness.keys", fromlist=["x"]).asz19_parameters(10, 1, prec=v)),
     "bcdp.fl.sgd_convergence.lemma433_bound_ball": ("bits", 64, lambda v: __import__(
         "bcdp.fl.sgd_convergence", fromlist=["x"]).lemma433_bound_ball(1, 1, 4, bits=v)),
     "bcdp.fl.sgd_convergence.abs_loss_exact_gap": ("dps", 20, lambda v: __import__(
