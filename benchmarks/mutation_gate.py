@@ -78,6 +78,7 @@ GATE: dict[str, list[str]] = {
     "dme": ["bcdp/dme/*"],
     "fl": ["bcdp/fl/*"],
     "bandits": ["bcdp/bandits/*"],
+    "randomness": ["bcdp/randomness/*"],
 }
 
 TIMEOUT_MULTIPLIER, TIMEOUT_CONSTANT = 4.0, 10.0
