@@ -53,7 +53,8 @@ def _prec(prec: int) -> int:
     return check_precision(prec, "prec", MIN_PREC_BITS, MAX_PREC_BITS)
 
 
-def _unit(unit: str) -> str:
+def check_unit(unit: str) -> str:
+    """``unit`` if it is 'bits' or 'nats'; InvalidInputError otherwise."""
     if unit not in UNITS:
         raise InvalidInputError(f"unit must be 'bits' or 'nats', got {unit!r}")
     return unit
@@ -78,7 +79,7 @@ def exact_pmf(pmf: Sequence[Any], name: str = "pmf") -> tuple[Fraction, ...]:
 def entropy_ball(pmf: Sequence[Fraction], unit: str = "bits") -> Any:
     """The arb ball of ``H(pmf)`` at the current arb precision (inside :func:`arb_precision`);
     ``pmf`` must already be exact (see :func:`exact_pmf`)."""
-    _unit(unit)
+    check_unit(unit)
     total = ball_of(0)
     for p in pmf:
         if p:
@@ -91,6 +92,7 @@ def entropy_ball(pmf: Sequence[Fraction], unit: str = "bits") -> Any:
 
 def _certified(ball: Any, provenance: str, **details: Any) -> Certified:
     lo, hi = ball_ends(ball)
+    lo = max(lo, Fraction(0))  # an entropy is >= 0: the clamp keeps the enclosure sound and tighter
     return Certified(lower=lo, upper=hi, provenance=provenance, details=details)
 
 
@@ -121,11 +123,12 @@ def critical_randomness(eps: Any, unit: str = "bits", prec: int = 128) -> Certif
         raise InvalidInputError(f"eps must be >= 0, got {brief_number(e)}")
     if e > 10_000:
         raise InvalidInputError("eps must be at most 10000 here")
-    _unit(unit)
+    check_unit(unit)
     with arb_precision(prec):
         big = ball_of(e).exp()
         p = 1 / (big + 1)  # the smaller probability; H2 is symmetric
-        ball = -(p * p.log()) - (1 - p) * (1 - p).log()
+        # H2 = p log(e^eps + 1) + (1 - p) log(1 + e^-eps): positive terms, no cancellation for large eps
+        ball = p * (big + 1).log() + (1 - p) * (1 / big).log1p()
         if unit == "bits":
             ball /= ball_of(2).log()
     return _certified(ball, "H2(e^eps/(e^eps+1)), thesis Thm 7.3.1 / Remark 7.3.2", unit=unit, eps=e)
@@ -141,7 +144,7 @@ def inverse_binary_entropy(r: Any, unit: str = "bits", prec: int = 128) -> Certi
     """
     prec = _prec(prec)
     rr = to_fraction(r, "R")
-    _unit(unit)
+    check_unit(unit)
     if rr < 0:
         raise InvalidInputError(f"R must be >= 0, got {brief_number(rr)}")
     if rr == 0:
@@ -181,17 +184,18 @@ def entropy_at_most(pmf: Sequence[Any], r: Any, unit: str = "bits", prec: int = 
 # -- float twins ------------------------------------------------------------------------------------
 
 def _log_unit(unit: str) -> float:
-    return float(np.log(2.0)) if _unit(unit) == "bits" else 1.0
+    return float(np.log(2.0)) if check_unit(unit) == "bits" else 1.0
 
 
 def entropy_float(pmf: Any, unit: str = "bits") -> Any:
     """Float twin of :func:`entropy`, vectorised over the last axis (``0 log 0 = 0``); no checks
     beyond finiteness and the range [0, 1] of the entries."""
+    from scipy.special import xlogy  # xlogy(0, 0) = 0
+
     arr = np.asarray(pmf, dtype=float)
     if not np.all(np.isfinite(arr)) or np.any(arr < 0) or np.any(arr > 1):
         raise InvalidInputError("pmf entries must be finite probabilities in [0, 1]")
-    with np.errstate(divide="ignore", invalid="ignore"):
-        terms = np.where(arr > 0, -arr * np.log(np.where(arr > 0, arr, 1.0)), 0.0)
+    terms = -xlogy(arr, arr)
     return terms.sum(axis=-1) / _log_unit(unit)
 
 

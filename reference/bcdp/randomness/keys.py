@@ -25,7 +25,7 @@ from bcdp.core.errors import InvalidInputError, UndecidedComparison
 from bcdp.core.intervals import arb_precision, ball_ends, ball_of
 from bcdp.core.numbers import MAX_PREC_BITS, MIN_PREC_BITS, brief_number, check_precision, to_fraction
 from bcdp.core.results import Certified, decide_le
-from bcdp.randomness.entropy import UNITS
+from bcdp.randomness.entropy import check_unit
 
 #: Largest alphabet size the brute force over ``s`` accepts.
 MAX_K = 10 ** 6
@@ -48,22 +48,12 @@ def _k(k: Any, minimum: int = 1) -> int:
     return k
 
 
-def _unit(unit: str) -> str:
-    if unit not in UNITS:
-        raise InvalidInputError(f"unit must be 'bits' or 'nats', got {unit!r}")
-    return unit
-
-
 def two_level_entropy_ball(k: int, s: int, eps: Fraction, unit: str) -> Any:
     """Arb ball of ``H(U^s_min)`` at the current arb precision (inputs already checked)."""
     big = ball_of(eps).exp()
     t = big * s + (k - s)
     low, high = 1 / t, big / t
-    h = ball_of(0)
-    if k - s:
-        h -= (k - s) * low * low.log()
-    if s:
-        h -= s * high * high.log()
+    h = -((k - s) * low * low.log()) - s * high * high.log()  # a zero count gives an exact 0 term
     if unit == "bits":
         h /= ball_of(2).log()
     return h
@@ -77,7 +67,8 @@ def two_level_entropy(k: int, s: int, eps: Any, unit: str = "nats", prec: int = 
     if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s <= k:
         raise InvalidInputError(f"s must be an integer in [0, {k}], got {s!r}")
     with arb_precision(prec):
-        lo, hi = ball_ends(two_level_entropy_ball(k, s, e, _unit(unit)))
+        lo, hi = ball_ends(two_level_entropy_ball(k, s, e, check_unit(unit)))
+    lo = max(lo, Fraction(0))  # an entropy is >= 0
     return Certified(lower=lo, upper=hi, provenance="H(U^s_min), thesis eq. (7.46)",
                      details={"k": k, "s": s, "eps": e, "unit": unit})
 
@@ -92,9 +83,9 @@ def min_two_level_entropy(k: int, eps: Any, unit: str = "nats", prec: int = 128)
     prec = check_precision(prec, "prec", MIN_PREC_BITS, MAX_PREC_BITS)
     k, e = _k(k, 2), _eps(eps)
     with arb_precision(prec):
-        balls = [two_level_entropy_ball(k, s, e, _unit(unit)) for s in range(1, k)]
+        balls = [two_level_entropy_ball(k, s, e, check_unit(unit)) for s in range(1, k)]
         ends = [ball_ends(b) for b in balls]
-    lower = min(lo for lo, _ in ends)
+    lower = max(Fraction(0), min(lo for lo, _ in ends))  # an entropy is >= 0
     upper = min(hi for _, hi in ends)
     argmin = tuple(s for s, (lo, _) in zip(range(1, k), ends) if lo <= upper)
     return Certified(lower=lower, upper=upper, witness=argmin,
@@ -102,14 +93,9 @@ def min_two_level_entropy(k: int, eps: Any, unit: str = "nats", prec: int = 128)
                      details={"k": k, "eps": e, "unit": unit, "argmin": argmin})
 
 
-def _ceil_log2_int(x: Fraction) -> int:
-    """Exact ``ceil(log2 x)`` for a rational ``x > 0``."""
-    j = x.numerator.bit_length() - x.denominator.bit_length() - 1
-    while Fraction(2) ** j < x:
-        j += 1
-    while j > -10**6 and Fraction(2) ** (j - 1) >= x:
-        j -= 1
-    return j
+def _ceil_log2(n: int) -> int:
+    """Exact ``ceil(log2 n)`` for an integer ``n >= 1``."""
+    return (n - 1).bit_length()
 
 
 def asz19_parameters(k: int, eps: Any, prec: int = 128) -> dict[str, int]:
@@ -137,10 +123,9 @@ def asz19_parameters(k: int, eps: Any, prec: int = 128) -> dict[str, int]:
                 raise UndecidedComparison("ceil(eps / log 2) undecided; raise prec")
             exponent = j_lo
         else:
-            exponent = _ceil_log2_int(Fraction(2 * k))
-    big_b = Fraction(2) ** (exponent - 1)
-    small_b = 2 ** _ceil_log2_int(Fraction(k) / big_b + 1)
-    if big_b.denominator != 1:
-        raise InvalidInputError("B = 2^(ceil(log2 e^eps) - 1) is below 1: eps too small for [ASZ19]'s parameters")
-    big_k = int(big_b) * small_b
-    return {"B": int(big_b), "b": small_b, "K": big_k, "s": small_b // 2}
+            exponent = _ceil_log2(2 * k)
+    # exponent >= 1 (e^eps > 1), so B = 2^(exponent - 1) is an integer power of 2 and
+    # ceil(log2(k / B + 1)) = ceil(log2(k + B)) - (exponent - 1) exactly
+    big_b = 2 ** (exponent - 1)
+    small_b = 2 ** (_ceil_log2(k + big_b) - (exponent - 1))
+    return {"B": big_b, "b": small_b, "K": big_b * small_b, "s": small_b // 2}
