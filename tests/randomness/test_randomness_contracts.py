@@ -153,3 +153,20 @@ def test_k_and_s_checks(monkeypatch):
         keys.min_two_level_entropy(7, 1)
     with pytest.raises(InvalidInputError, match=r"\[2, 6\]"):
         keys.asz19_parameters(1, 1)
+
+
+def test_names_details_and_provenance_text():
+    with pytest.raises(InvalidInputError, match="^p: "):
+        E.binary_entropy(2)
+    assert E.binary_entropy(F(1, 3), "nats").details == {"unit": "nats"}
+    assert E.binary_entropy(F(1, 3)).provenance.startswith("binary entropy H2")
+    assert E.critical_randomness(1).provenance.startswith("H2(e^eps/(e^eps+1))")
+    assert E.inverse_binary_entropy(F(1, 2)).provenance.startswith("p_R = H2^{-1}(R)")
+    assert keys.two_level_entropy(4, 1, 1).provenance.startswith("H(U^s_min)")
+    from bcdp.core.intervals import arb_precision, ball_ends
+
+    with arb_precision(128):
+        lo, hi = ball_ends(E.entropy_ball((F(1, 2), F(1, 2))))  # default unit: bits
+    assert lo <= 1 <= hi < F(11, 10)
+    np.testing.assert_array_equal(E.inverse_binary_entropy_float([1.0, 1.5, 5.0]), [0.5, 0.5, 0.5])
+    np.testing.assert_array_equal(E.inverse_binary_entropy_float([math.log(2), 0.7], "nats"), [0.5, 0.5])

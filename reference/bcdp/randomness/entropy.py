@@ -217,5 +217,5 @@ def inverse_binary_entropy_float(r: Any, unit: str = "bits") -> Any:
         below = binary_entropy_float(mid, unit) <= arr
         lo = np.where(below, mid, lo)
         hi = np.where(below, hi, mid)
-    top = 1.0 if unit == "bits" else float(np.log(2.0))
-    return np.where(arr >= top, 0.5, np.where(arr == 0, 0.0, (lo + hi) / 2))
+    # for R at or above the maximum entropy every step moves lo up, and the midpoint rounds to 0.5
+    return np.where(arr == 0, 0.0, (lo + hi) / 2)
