@@ -102,7 +102,8 @@ def test_eps_r_ldp_both_sides_of_the_entropy_budget():
     assert model.is_eps_r_ldp(q, r=F(811, 1000), e_eps=3) is False
     assert model.is_eps_r_ldp(q, r=F(812, 1000), e_eps=F(29, 10)) is False
     assert float(h) == pytest.approx(0.8112781244591328)
-    assert model.is_eps_r_ldp([[1, 0], [1, 0]], r=0, e_eps=1) is None or True  # H = 0 = R: a tie may be undecided
+    assert model.is_eps_r_ldp([[1, 0], [1, 0]], r=0, e_eps=1) is True       # H = 0 = R exactly (exact zero ball)
+    assert model.is_eps_r_ldp([[F(1, 2), F(1, 2)]], r=1, e_eps=1) is None    # H = 1 bit = R: a tie is not guessed
 
 
 def _risk_oracle(q, est, p, n, loss):
