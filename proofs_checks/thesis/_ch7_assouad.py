@@ -67,6 +67,7 @@ def rhs_f17(q, delta, n, loss):
 def estimators(q, delta, n):
     """Explicit estimators (functions of y^n): posterior mean, posterior median, MAP packing, uniform."""
     ls = laws(q, delta, n)
+    packs = {nu: pack(delta, nu) for nu in NUS}
 
     def post(seq):
         w = {nu: ls[nu][seq] for nu in NUS}
@@ -77,21 +78,30 @@ def estimators(q, delta, n):
         w, tot = post(seq)
         if tot == 0:
             return [Fraction(1, K)] * K
-        return [sum(w[nu] * pack(delta, nu)[i] for nu in NUS) / tot for i in range(K)]
+        return [sum(w[nu] * packs[nu][i] for nu in NUS) / tot for i in range(K)]
 
     def median(seq):
         w, tot = post(seq)
         out = []
         for i in range(K):
-            up = sum(w[nu] for nu in NUS if pack(delta, nu)[i] > Fraction(1, K))
+            up = sum(w[nu] for nu in NUS if packs[nu][i] > Fraction(1, K))
             out.append(Fraction(1, K) + (delta if 2 * up >= tot else -delta))
         return out
 
     def map_pack(seq):
         w, _ = post(seq)
-        return pack(delta, max(NUS, key=lambda nu: (w[nu], nu)))
+        return packs[max(NUS, key=lambda nu: (w[nu], nu))]
 
-    return {"posterior_mean": mean, "posterior_median": median, "map_packing": map_pack,
+    def memo(f):
+        cache: dict = {}
+
+        def g(seq):
+            if seq not in cache:
+                cache[seq] = f(seq)
+            return cache[seq]
+        return g
+
+    return {"posterior_mean": memo(mean), "posterior_median": memo(median), "map_packing": memo(map_pack),
             "uniform": lambda seq: [Fraction(1, K)] * K}
 
 
