@@ -53,10 +53,9 @@ def test_def72_bad_randomness(monkeypatch):
 def test_lemma731_bad_rhs(monkeypatch):
     real = assouad.lemma731_rhs
 
-    def twin(q, k, delta, n, loss="l2", prec=128):
-        c = real(q, k, delta, n, loss, prec)            # drops the sqrt's factor n/2 -> n/8
-        return real(q, k, delta, max(1, n // 4), loss, prec) if n >= 4 else type(c)(
-            lower=c.lower * 2, upper=c.upper * 2, provenance=c.provenance)
+    def twin(q, k, delta, n, loss="l2", prec=128):   # phi(delta) k instead of phi(delta) k/2
+        c = real(q, k, delta, n, loss, prec)
+        return type(c)(lower=c.lower * 2, upper=c.upper * 2, provenance=c.provenance)
     monkeypatch.setattr(assouad, "lemma731_rhs", twin)
     assert verdict("thesis.lemma731_assouad_kl") == "refuted"
 
