@@ -212,6 +212,12 @@ CALLS = {
     "bcdp.randomness.keys.two_level_entropy": ("prec", 128, lambda v: __import__("bcdp.randomness.keys", fromlist=["x"]).two_level_entropy(4, 1, 1, prec=v)),
     "bcdp.randomness.keys.min_two_level_entropy": ("prec", 128, lambda v: __import__("bcdp.randomness.keys", fromlist=["x"]).min_two_level_entropy(4, 1, prec=v)),
     "bcdp.randomness.keys.asz19_parameters": ("prec", 128, lambda v: __import__("bcdp.randomness.keys", fromlist=["x"]).asz19_parameters(10, 1, prec=v)),
+    "bcdp.randomness.model.is_eps_ldp": ("prec", 128, lambda v: __import__("bcdp.randomness.model", fromlist=["x"]).is_eps_ldp([["1/3", "2/3"], ["2/3", "1/3"]], 1, prec=v)),
+    "bcdp.randomness.model.mechanism_randomness": ("prec", 128, lambda v: __import__("bcdp.randomness.model", fromlist=["x"]).mechanism_randomness([["1/3", "2/3"]], prec=v)),
+    "bcdp.randomness.model.is_eps_r_ldp": ("prec", 128, lambda v: __import__("bcdp.randomness.model", fromlist=["x"]).is_eps_r_ldp([["1/3", "2/3"], ["2/3", "1/3"]], 1, 1, prec=v)),
+    "bcdp.randomness.model.feasible_mechanisms": ("prec", 128, lambda v: __import__("bcdp.randomness.model", fromlist=["x"]).feasible_mechanisms(2, 2, 2, 2, 1, prec=v)),
+    "bcdp.randomness.assouad.lemma731_rhs": ("prec", 128, lambda v: __import__("bcdp.randomness.assouad", fromlist=["x"]).lemma731_rhs([["1/3", "2/3"], ["2/3", "1/3"]], 2, "1/4", 1, prec=v)),
+    "bcdp.randomness.assouad.chi2_chain": ("prec", 128, lambda v: __import__("bcdp.randomness.assouad", fromlist=["x"]).chi2_chain([["1/3", "2/3"], ["2/3", "1/3"]], 2, "1/4", 1, (1,), 2, prec=v)),
     "bcdp.fl.sgd_convergence.lemma433_bound_ball": ("bits", 64, lambda v: __import__(
         "bcdp.fl.sgd_convergence", fromlist=["x"]).lemma433_bound_ball(1, 1, 4, bits=v)),
     "bcdp.fl.sgd_convergence.abs_loss_exact_gap": ("dps", 20, lambda v: __import__(
