@@ -212,6 +212,8 @@ CALLS = {
     "bcdp.randomness.keys.two_level_entropy": ("prec", 128, lambda v: __import__("bcdp.randomness.keys", fromlist=["x"]).two_level_entropy(4, 1, 1, prec=v)),
     "bcdp.randomness.keys.min_two_level_entropy": ("prec", 128, lambda v: __import__("bcdp.randomness.keys", fromlist=["x"]).min_two_level_entropy(4, 1, prec=v)),
     "bcdp.randomness.keys.asz19_parameters": ("prec", 128, lambda v: __import__("bcdp.randomness.keys", fromlist=["x"]).asz19_parameters(10, 1, prec=v)),
+    "bcdp.randomness.multilevel.key_probabilities_certified": ("prec", 128, lambda v: __import__("bcdp.randomness.multilevel", fromlist=["x"]).key_probabilities_certified((1, "1/2"), prec=v)),
+    "bcdp.randomness.multilevel.total_randomness": ("prec", 128, lambda v: __import__("bcdp.randomness.multilevel", fromlist=["x"]).total_randomness((1, "1/2"), prec=v)),
     "bcdp.fl.sgd_convergence.lemma433_bound_ball": ("bits", 64, lambda v: __import__(
         "bcdp.fl.sgd_convergence", fromlist=["x"]).lemma433_bound_ball(1, 1, 4, bits=v)),
     "bcdp.fl.sgd_convergence.abs_loss_exact_gap": ("dps", 20, lambda v: __import__(
