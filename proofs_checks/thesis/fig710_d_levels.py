@@ -3,7 +3,7 @@ for j in [2 : d]; "the gap between the amount of randomness used in our scheme a
 increases with d".
 
 Reading of the caption: it prints "eps_j = eps - 0.1j"; we read eps as eps_1 (so eps_2 = 1.8, ..., eps_10 =
-1.0, a first step of 0.2, then steps of 0.1), as the digest does; the alternative eps_j = 2 - 0.1 (j - 1)
+1.0, a first step of 0.2, then steps of 0.1); the alternative eps_j = 2 - 0.1 (j - 1)
 is evaluated too (evidence) and gives the same conclusion.  The check computes the gap R_trivial -
 R_proposed (bits, Sec. 7.4) for d = 1..10 with the library (:func:`bcdp.randomness.multilevel.total_randomness`,
 certified; and the float twin that draws the figure), compares with a 50-digit mpmath oracle of the printed

@@ -85,7 +85,7 @@ def check() -> ClaimResult:
              Fraction(1, 10), Fraction(1, 2), Fraction(9, 10), Fraction(99, 100))}
     return CLAIM.result(
         verdict="confirmed" if not fails else "refuted",
-        key_figure=f"R_trivial/R_proposed at eps2 = 0.99: {float(lo99):.4f} (certified in [1.8, 2]; digest 1.91), "
+        key_figure=f"R_trivial/R_proposed at eps2 = 0.99: {float(lo99):.4f} (certified in [1.8, 2]), "
                    f"-> 2 at eps2 = eps1; {float(certified[Fraction(1, 100)][0]):.6f} at eps2 = 0.01 "
                    f"({len(fails)} failures)",
         evidence={"ratios": r, "ratio_0.99_certified": [str(lo99), str(hi99)], "failures": fails,

@@ -258,7 +258,9 @@ def cascade_conditional_law(e_eps: Any, merge_equal: bool = False) -> dict[int, 
 
 
 def _analysts(analysts: Any, d: int) -> tuple[int, ...]:
-    items = (analysts,) if isinstance(analysts, int) and not isinstance(analysts, bool) else tuple(analysts)
+    if isinstance(analysts, bool) or not isinstance(analysts, (int, tuple, list)):
+        raise InvalidInputError(f"analysts must be integers in [1, {d}], got {analysts!r}")
+    items = (analysts,) if isinstance(analysts, int) else tuple(analysts)
     if not items or any(isinstance(j, bool) or not isinstance(j, int) or not 1 <= j <= d for j in items):
         raise InvalidInputError(f"analysts must be integers in [1, {d}], got {analysts!r}")
     return tuple(sorted(set(items)))
