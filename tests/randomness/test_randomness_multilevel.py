@@ -265,3 +265,80 @@ def test_exhaustive_small_law_by_hand():
             key = ((b ^ u1) ^ u2, (u2, 0))
             want[b][key] = want[b].get(key, 0) + pr
     assert law == want
+
+
+def test_level_caps_both_sides():
+    MAXL = ml.MAX_LEVELS
+    ok = tuple(F(2) + F(MAXL - j, MAXL) for j in range(MAXL))
+    assert len(ml.key_probabilities(ok)) == MAXL
+    with pytest.raises(InvalidInputError, match="1..1000"):
+        ml.key_probabilities(ok + (F(3, 2),))
+    assert ml.total_randomness((10_000,), "trivial").lower > 0
+    with pytest.raises(InvalidInputError, match="10000"):
+        ml.total_randomness((10_001,))
+
+
+def test_trivial_scheme_in_ratio_parametrisation_matches_mpmath():
+    ratios = (F(7), F(3), F(5, 4))
+    with mpmath.workdps(50):
+        want = sum(-(x * mpmath.log(x) + (1 - x) * mpmath.log(1 - x))
+                   for x in (1 / (mpmath.mpf(e.numerator) / e.denominator + 1) for e in ratios))
+        for unit, scale in (("nats", 1), ("bits", mpmath.log(2))):
+            c = ml.total_randomness(ratios, "trivial", unit, parametrization="e_eps")
+            lo = mpmath.mpf(c.lower.numerator) / c.lower.denominator
+            hi = mpmath.mpf(c.upper.numerator) / c.upper.denominator
+            assert lo <= want / scale <= hi and hi - lo < mpmath.mpf(10) ** -30
+
+
+def test_float_twins_agree_with_the_exact_values_and_merge():
+    eps = [2.0, 1.25, 0.5, 0.125]
+    q = ml.key_probabilities_float(eps)
+    with mpmath.workdps(40):
+        z = [1 / (mpmath.exp(e) + 1) for e in eps]
+        want = [z[0]] + [(z[j] - z[j - 1]) / (1 - 2 * z[j - 1]) for j in range(1, 4)]
+    assert np.allclose(q, [float(w) for w in want], rtol=1e-13, atol=0)
+    grid = ml.key_probabilities_float([[1.0, 0.5], [3.0, 3.0]])
+    assert grid.shape == (2, 2) and grid[1, 1] == 0.0 and abs(grid[1, 0] - 1 / (math.exp(3) + 1)) < 1e-16
+    merged = ml.total_randomness_float([1.0, 1.0])
+    single = ml.total_randomness_float([1.0])
+    assert abs(merged - single) < 1e-15
+    assert abs(ml.total_randomness_float([1.0, 1.0], "trivial") - 2 * single) < 1e-14
+    with pytest.raises(InvalidInputError):
+        ml.key_probabilities_float([1.0, 0.0])
+    with pytest.raises(InvalidInputError):
+        ml.key_probabilities_float(1.0)
+    with pytest.raises(InvalidInputError, match="scheme"):
+        ml.total_randomness_float([1.0], "other")
+
+
+def test_estimator_without_flips_is_the_exact_transform_of_the_group_frequencies():
+    """eps = 40: a key is 1 with probability about 4e-18, so with n d = 4e4 keys no flip occurs except with
+    probability below 2e-13; then analyst j's estimate is (1/K) H (2 p_hat(B) - 1) with
+    p_hat(B_l) = (E+1)/(E-1) (fraction of group l with x in B_l - 1/(E+1)), computed here from x alone."""
+    k, n = 8, 8 * 2500
+    rng = np.random.default_rng(5)
+    x = rng.integers(0, k, n)
+    eps = [40.0, 39.0]
+    est = ml.estimate_all_levels_float(x, k, eps, np.random.default_rng(6))
+    h = np.array([[1]])
+    while h.shape[0] < k:
+        h = np.block([[h, h], [h, -h]])
+    for j, e in enumerate(eps):
+        big = math.exp(e)
+        frac = np.array([np.mean(h[x[l::k], l] == 1) for l in range(k)])
+        p_b = (big + 1) / (big - 1) * (frac - 1 / (big + 1))
+        want = h @ (2 * p_b - 1) / k
+        assert np.allclose(est[j], want, rtol=0, atol=1e-12)
+    emp = np.bincount(x, minlength=k) / n
+    assert np.abs(est[0] - emp).max() < 0.05  # sanity: close to the empirical law
+
+
+def test_estimator_is_unbiased_within_a_stated_bound():
+    """200 seeded runs, K = 4, n = 4000, eps = (1.5, 0.75): each coordinate's mean estimate is within 5
+    standard errors of p (normal approximation; false-failure rate below 5e-6 for the 8 coordinates)."""
+    p = np.array([0.4, 0.3, 0.2, 0.1])
+    rng = np.random.default_rng(11)
+    est = np.array([ml.estimate_all_levels_float(rng.choice(4, 4000, p=p), 4, [1.5, 0.75], rng) for _ in range(200)])
+    mean, se = est.mean(axis=0), est.std(axis=0, ddof=1) / math.sqrt(200)
+    assert np.all(np.abs(mean - p) <= 5 * se)
+    assert np.all(se[0] < se[1])  # the more private analyst is noisier

@@ -46,6 +46,7 @@ from bcdp.core.errors import InvalidInputError, ValidityConditionError
 from bcdp.core.intervals import arb_precision, ball_ends, ball_of
 from bcdp.core.numbers import (
     MAX_PREC_BITS,
+    INFINITY,
     MIN_PREC_BITS,
     brief_number,
     check_precision,
@@ -162,7 +163,8 @@ def key_probabilities_certified(eps: Any, prec: int = 128, merge_equal: bool = F
 
 
 def _h2_ball(p: Any, unit: str) -> Any:
-    h = ball_of(0) if p.is_zero() else -(p * p.log()) - (1 - p) * (1 - p).log()
+    # log1p keeps the relative accuracy of (1 - p) log(1 - p) for tiny p (large eps)
+    h = ball_of(0) if p.is_zero() else -(p * p.log()) - (1 - p) * (-p).log1p()
     return h / ball_of(2).log() if unit == "bits" else h
 
 
@@ -197,6 +199,7 @@ def total_randomness(levels: Any, scheme: str = "proposed", unit: str = "bits", 
         for p in probs:
             total += _h2_ball(p, unit)
         lo, hi = ball_ends(total)
+    lo = max(lo, Fraction(0))  # a sum of entropies is >= 0
     name = "sum_j H2(q_j), thesis Thm 7.4.1 / (7.42)" if scheme == "proposed" else \
         "sum_j H2(e^eps_j/(e^eps_j+1)), thesis Sec. 7.4 (trivial scheme)"
     return Certified(lower=lo, upper=hi, provenance=name,
@@ -299,7 +302,7 @@ def view_ldp_ratio(view: dict[int, dict[tuple, Fraction]]) -> Fraction | float:
     for o in set(view[0]) | set(view[1]):
         a, b = view[1].get(o, Fraction(0)), view[0].get(o, Fraction(0))
         if (a == 0) != (b == 0):
-            return float("inf")
+            return INFINITY
         if a:
             best = max(best, a / b, b / a)
     return best
