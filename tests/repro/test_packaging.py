@@ -58,6 +58,7 @@ def quick_reproduce(monkeypatch):
     Monte Carlo / figure writers replaced by copies of the repository's golden files."""
     import bcdp.claims.runner
     import bcdp.repro.bandit_figures
+    import bcdp.repro.ch7_figures
     import bcdp.repro.fig3
     import bcdp.repro.fl_figures
     import bcdp.repro.shuffle_figures
@@ -73,11 +74,12 @@ def quick_reproduce(monkeypatch):
         return writer
 
     monkeypatch.setattr(bcdp.repro.fig3, "write_fig3", copy_golden(["fig3_trials.csv"]))
-    csvs = {prefix: sorted(p.name for p in TABLES.glob(f"{prefix}_*.csv")) for prefix in ("shuffle", "fl", "bandits")}
+    csvs = {prefix: sorted(p.name for p in TABLES.glob(f"{prefix}_*.csv")) for prefix in ("shuffle", "fl", "bandits", "thesis")}
     assert all(csvs.values())
     monkeypatch.setattr(bcdp.repro.shuffle_figures, "write_shuffle_figures", copy_golden(csvs["shuffle"]))
     monkeypatch.setattr(bcdp.repro.fl_figures, "write_fl_figures", copy_golden(csvs["fl"]))
     monkeypatch.setattr(bcdp.repro.bandit_figures, "write_bandit_figures", copy_golden(csvs["bandits"]))
+    monkeypatch.setattr(bcdp.repro.ch7_figures, "write_ch7_figures", copy_golden(csvs["thesis"]))
     return sum(len(v) for v in csvs.values())
 
 
@@ -90,7 +92,7 @@ def test_reproduce_from_another_directory_compares_with_packaged_copies(tmp_path
     code = main(["reproduce", "--out", str(tmp_path / "out")])
     out = capsys.readouterr().out
     assert code == 0, out
-    n_files = 4 + quick_reproduce  # two tables x (csv, md) and the Ch. 4-6 figure CSVs
+    n_files = 4 + quick_reproduce  # two tables x (csv, md) and the Ch. 4-7 figure CSVs
     assert f"{n_files}/{n_files} files matching the golden copies in {golden_dir()}" in out
     assert "fig3 (20 trials per q re-run): match" in out  # fig3 is counted only when it differs
     assert "ALL PASSED" in out
@@ -104,7 +106,7 @@ def test_reproduce_from_another_directory_compares_with_packaged_copies(tmp_path
 def test_reproduce_without_golden_copies_fails_unless_asked_not_to_compare(tmp_path, monkeypatch, capsys,
                                                                           quick_reproduce):
     """Issue 12: a comparison that did not happen is a failure (exit 1), not "ALL PASSED"."""
-    n_files = 4 + quick_reproduce + 1  # two tables x (csv, md), the Ch. 4-6 figure CSVs and fig3
+    n_files = 4 + quick_reproduce + 1  # two tables x (csv, md), the Ch. 4-7 figure CSVs and fig3
     # no packaged golden copies at all (a broken install), and an empty --golden directory
     monkeypatch.setattr(tables_mod, "golden_dir", lambda: tmp_path / "nowhere")
     (tmp_path / "empty").mkdir()

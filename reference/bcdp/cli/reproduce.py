@@ -139,10 +139,12 @@ def _close(fresh: str, golden: str) -> bool:
 
 
 #: the thesis figure writers ``bcdp reproduce`` re-runs (module, function; resolved at call time):
-#: Ch. 5 (about a minute), Ch. 4 epsilon curves and Ch. 6 Fig 6.2 at small scale (about 25 s together)
+#: Ch. 5 (about a minute), Ch. 4 epsilon curves and Ch. 6 Fig 6.2 at small scale (about 25 s together),
+#: Ch. 7 Table 7.1 and figures
 FIGURE_WRITERS = (("bcdp.repro.shuffle_figures", "write_shuffle_figures"),
                   ("bcdp.repro.fl_figures", "write_fl_figures"),
-                  ("bcdp.repro.bandit_figures", "write_bandit_figures"))
+                  ("bcdp.repro.bandit_figures", "write_bandit_figures"),
+                  ("bcdp.repro.ch7_figures", "write_ch7_figures"))
 
 
 def reproduce_figures(out: Path, golden: Path | Traversable, compare: bool = True) -> dict[str, str]:

@@ -5,7 +5,8 @@ experiment of the BCDP paper's App. B.1 (:mod:`bcdp.repro.fig3`) and ``shuffle``
 figures (:mod:`bcdp.repro.shuffle_figures`); ``dme`` writes the thesis Ch. 3 Table 3.1 / Fig. 3.2(a)
 files and the PNG (:mod:`bcdp.repro.dme_figures`); ``fl`` the epsilon axes of thesis Figs 5.7 and 4.2
 (:mod:`bcdp.repro.fl_figures`); ``bandits`` the thesis Ch. 6 Fig. 6.2 at small scale, seeded Monte
-Carlo (:mod:`bcdp.repro.bandit_figures`).
+Carlo (:mod:`bcdp.repro.bandit_figures`); ``randomness`` the thesis Ch. 7 Table 7.1 and figures
+(:mod:`bcdp.repro.ch7_figures`).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from bcdp.core.errors import EXIT_OK, InvalidInputError
 BAD_INPUT: tuple[type[Exception], ...] = ()
 
 #: the tables that are not in the exact registry
-EXTRA_TABLES = ("fig3", "shuffle", "dme", "fl", "bandits")
+EXTRA_TABLES = ("fig3", "shuffle", "dme", "fl", "bandits", "randomness")
 
 
 def add_parser(subparsers: Any) -> None:
@@ -91,5 +92,10 @@ def run(args: argparse.Namespace) -> int:
         from bcdp.repro.bandit_figures import write_bandit_figures
 
         for path in write_bandit_figures(Path(args.out)):
+            print(f"wrote {path}")
+    if "randomness" in names:
+        from bcdp.repro.ch7_figures import write_ch7_figures
+
+        for path in write_ch7_figures(Path(args.out)):
             print(f"wrote {path}")
     return EXIT_OK
