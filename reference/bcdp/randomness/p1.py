@@ -352,6 +352,9 @@ def _float_starts(m: int, e_f: float, p_f: float, rng: np.random.Generator, n: i
     a = np.r_[1 - u, u, np.zeros(m - 2)] if m >= 2 else np.ones(1)
     b = np.r_[1 - u / e_f, u / e_f, np.zeros(m - 2)] if m >= 2 else np.ones(1)
     starts.append(np.r_[a, b])
+    if m >= 2:  # binary randomized response (the optimum when R >= H2)
+        rr_row = np.r_[e_f / (e_f + 1), 1 / (e_f + 1), np.zeros(m - 2)]
+        starts.append(np.r_[rr_row, rr_row[[1, 0] + list(range(2, m))]])
     conc = np.full(m, 0.3)
     starts += [np.r_[rng.dirichlet(conc), rng.dirichlet(conc)] for _ in range(n)]
     return starts
