@@ -41,7 +41,7 @@ def check() -> ClaimResult:
             target = oracle.classical(eps)
             assert oracle.mp(r) > oracle.critical_bits(eps)
             for m in (2, 3, 4):
-                enc = p1.p1_solve(m, eps, r, "bits", starts=2)
+                enc = p1.p1_solve(m, eps, r, "bits", starts=0)
                 inside = oracle.mp(enc.lower) <= target <= oracle.mp(enc.upper)
                 point_ok = oracle.feasible(enc.witness["a"], enc.witness["b"], eps, r) and \
                     oracle.value(enc.witness["a"], enc.witness["b"]) == enc.lower

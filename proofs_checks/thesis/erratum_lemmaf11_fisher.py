@@ -63,10 +63,10 @@ def check() -> ClaimResult:
     with mpmath.workdps(oracle.DPS):
         big = mpmath.exp(oracle.mp(eps))
         printed_b = {k: 2 * k * oracle.p_r(r) ** 2 * (big - 1) ** 2 / big for k in (2, 4)}
+        vstar_up = p1.p1_dual_upper(2, eps, r, "bits").upper
         for ch in channels:
             k = len(ch)
             vmax = max(oracle.value(ch[j], ch[j + k // 2]) for j in range(k // 2))
-            vstar_up = p1.p1_dual_upper(2, eps, r, "bits").upper
             for p in pts[k]:
                 tr = p1.fisher_trace(ch, p)
                 agree &= tr == _trace_oracle(ch, p)

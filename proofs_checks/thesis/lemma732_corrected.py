@@ -46,7 +46,7 @@ def check() -> ClaimResult:
                 formula_ok = oracle.mp(vbar.lower) <= exact <= oracle.mp(vbar.upper)
                 for m in (2, 3, 4):
                     rows += 1
-                    up = p1.p1_dual_upper(m, eps, r, "bits").upper
+                    up = p1.p1_dual_upper(m, eps, r, "bits", splits=2).upper
                     worst = max(worst, up / vbar.lower)
                     if not (formula_ok and up <= vbar.lower):
                         fails.append({"eps": str(eps), "R_bits": str(r), "m": m, "dual_upper": float(up),

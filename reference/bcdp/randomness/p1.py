@@ -23,8 +23,10 @@ of an (eps, R)-LDP channel, eq. (7.2); ``0/0`` terms are 0, and ``a_l = 0`` forc
   ``e^-eps <= x/y <= e^eps`` is enlarged to the rational cone of ``E_hi >= e^eps`` (a superset, so
   the bound stays valid) and its vertices are exact Fractions; ``psi`` is evaluated there in arb
   balls.  When ``R < H2(e^eps/(e^eps+1))`` is certified, the outputs are split (see the corrected
-  lemma below): one output lies in ``[1-p_R, 1]^2`` and the others in ``[0, p_R]^2``.  Multipliers
-  come from a float linear program (the dual is piecewise linear in them over fixed vertices).
+  lemma below): one output lies in ``[1-p_R, 1]^2`` and the others in ``[0, p_R]^2``; that square
+  is further cut into ``splits^2`` cells (primal branching: the bound is the largest cell bound, the
+  other outputs then lie in ``[0, 1-x0] x [0, 1-y0]``).  Multipliers come from a float linear
+  program per cell (the dual is piecewise linear in them over fixed vertices).
 - :func:`p1_binary_upper` (m = 2 only, a second route): for ``R < H2`` both rows of a binary
   channel have their large symbol on the same output, and ``V(a, b) = V((1-a, a), (1-b, b))`` is
   convex in ``(a_1, b_1) in [0, p_R]^2`` intersected with the cone, so the optimum is at a vertex:
@@ -257,15 +259,26 @@ def p1_binary_upper(eps: Any, r: Any, unit: str = "bits", prec: int = 128) -> Ce
 
 # -- Lagrangian dual route ---------------------------------------------------------------------------
 
-def _domains(m: int, e: Fraction, rr: Fraction, unit: str, prec: int) -> list[tuple[list, int]]:
-    """(vertices, multiplicity) of the per-output domains used by the dual bound."""
+def _branches(m: int, e: Fraction, rr: Fraction, unit: str, prec: int, splits: int) -> list[list[tuple[list, int]]]:
+    """Branches of the dual bound, each a list of (vertices, multiplicity) per-output domains.  For
+    certified ``R < H2`` the large output's square ``[1-p_R, 1]^2`` is cut into ``splits x splits``
+    cells; in a cell with lower corner ``(x0, y0)`` the other outputs lie in
+    ``[0, min(p_R, 1-x0)] x [0, min(p_R, 1-y0)]`` (they share the mass ``1 - a_1`` and ``1 - b_1``)."""
     e_hi = _e_hi(e, prec)
     one, zero = Fraction(1), Fraction(0)
-    if below_critical(e, rr, unit, prec) is True:
-        p_hi = ent.inverse_binary_entropy(rr, unit, prec).upper
-        return [(cone_box_vertices(1 - p_hi, one, 1 - p_hi, one, e_hi), 1),
-                (cone_box_vertices(zero, p_hi, zero, p_hi, e_hi), m - 1)]
-    return [(cone_box_vertices(zero, one, zero, one, e_hi), m)]
+    if below_critical(e, rr, unit, prec) is not True:
+        return [[(cone_box_vertices(zero, one, zero, one, e_hi), m)]]
+    p_hi = ent.inverse_binary_entropy(rr, unit, prec).upper
+    out = []
+    for i in range(splits):
+        for j in range(splits):
+            x0, x1 = 1 - p_hi + p_hi * Fraction(i, splits), 1 - p_hi + p_hi * Fraction(i + 1, splits)
+            y0, y1 = 1 - p_hi + p_hi * Fraction(j, splits), 1 - p_hi + p_hi * Fraction(j + 1, splits)
+            big = cone_box_vertices(x0, x1, y0, y1, e_hi)
+            if big:
+                small = cone_box_vertices(zero, min(p_hi, 1 - x0), zero, min(p_hi, 1 - y0), e_hi)
+                out.append([(big, 1), (small, m - 1)])
+    return out
 
 
 def _xlogx_float(x: float) -> float:
@@ -310,34 +323,41 @@ def _psi_ball(x: Fraction, y: Fraction, mult: tuple[Fraction, ...]) -> Any:
 
 
 def p1_dual_upper(m: int, eps: Any, r: Any, unit: str = "bits", prec: int = 128,
-                  multipliers: Sequence[Any] | None = None) -> Certified:
+                  multipliers: Sequence[Any] | None = None, splits: int = 4) -> Certified:
     """Certified upper bound on the optimum of P1 with ``m`` outputs by weak Lagrangian duality
     (module docstring); ``multipliers = (lambda_a, lambda_b, mu_a, mu_b)`` exact (``mu >= 0``), or
-    None to choose them by a float LP.  The bound is valid for any multipliers."""
+    None to choose them per branch by a float LP.  The bound is valid for any multipliers.  For
+    certified ``R < H2`` the largest output's square is cut into ``splits^2`` cells (a primal branch
+    each; the bound is the largest branch bound), which tightens the relaxation."""
     m, e, rr, prec = _m(m), _eps(eps), _r(r), _prec(prec)
     if unit not in ent.UNITS:
         raise InvalidInputError(f"unit must be 'bits' or 'nats', got {unit!r}")
-    domains = _domains(m, e, rr, unit, prec)
-    r_nats = float(rr) * (math.log(2) if unit == "bits" else 1.0)
-    if multipliers is None:
-        mult = _lp_multipliers(domains, r_nats)
-    else:
+    if isinstance(splits, bool) or not isinstance(splits, int) or not 1 <= splits <= 64:
+        raise InvalidInputError(f"splits must be an int in 1..64, got {splits!r}")
+    fixed = None
+    if multipliers is not None:
         if len(multipliers) != 4:
             raise InvalidInputError("multipliers must be (lambda_a, lambda_b, mu_a, mu_b)")
-        mult = tuple(to_fraction(v, "multiplier") for v in multipliers)
-        if mult[2] < 0 or mult[3] < 0:
+        fixed = tuple(to_fraction(v, "multiplier") for v in multipliers)
+        if fixed[2] < 0 or fixed[3] < 0:
             raise InvalidInputError("mu_a and mu_b must be >= 0")
-    with arb_precision(prec):
-        r_ball = ball_of(rr) * (ball_of(2).log() if unit == "bits" else 1)
-        total = ball_of(mult[0] + mult[1]) + ball_of(mult[2] + mult[3]) * r_ball
-        for verts, mult_count in domains:
-            if mult_count:
-                g = max(ball_ends(_psi_ball(x, y, mult))[1] for x, y in verts)
-                total += ball_of(mult_count * g)
-        upper = ball_ends(total)[1]
+    r_nats = float(rr) * (math.log(2) if unit == "bits" else 1.0)
+    upper, used = None, []
+    for domains in _branches(m, e, rr, unit, prec, splits):
+        mult = fixed if fixed is not None else _lp_multipliers(domains, r_nats)
+        with arb_precision(prec):
+            r_ball = ball_of(rr) * (ball_of(2).log() if unit == "bits" else 1)
+            total = ball_of(mult[0] + mult[1]) + ball_of(mult[2] + mult[3]) * r_ball
+            for verts, mult_count in domains:
+                if mult_count and verts:
+                    g = max(ball_ends(_psi_ball(x, y, mult))[1] for x, y in verts)
+                    total += ball_of(mult_count * g)
+            bound = ball_ends(total)[1]
+        if upper is None or bound > upper:
+            upper, used = bound, mult
     return Certified(lower=Fraction(0), upper=upper,
                      provenance="P1 (7.20)-(7.21): weak Lagrangian duality, convex psi at exact vertices",
-                     details={"multipliers": mult, "split": len(domains) == 2})
+                     details={"multipliers": used, "splits": splits})
 
 
 # -- feasible points (lower bounds) -------------------------------------------------------------------
