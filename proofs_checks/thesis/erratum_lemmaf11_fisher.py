@@ -4,7 +4,8 @@
 score (F.8) as the derivative of log M(y|p), then E[S^2]) on exact channels; step (a) of (F.10),
 Tr I_Y(p) <= k e^eps max_j V_j, holds on them.  The composed bound with the printed Lemma 7.3.2 value,
 2k p_R^2 (e^eps-1)^2/e^eps, is beaten by an exact (eps, R)-LDP binary channel at eps = 1,
-R = 0.042 bit; with the certified P1 optimum (Lagrangian route) in its place the bound holds.
+R = 0.042 bit; with the certified P1 optimum (Lagrangian route) in its place the bound holds, and
+the case R >= H2 (2k e^eps c^2) holds on near-randomized-response channels at R = 0.9 bit.
 """
 
 from __future__ import annotations
@@ -75,16 +76,23 @@ def check() -> ClaimResult:
                 if oracle.mp(tr) > printed_b[k]:
                     over_printed.append({"k": k, "p": [str(x) for x in p], "trace": mpmath.nstr(oracle.mp(tr), 8),
                                          "printed_bound": mpmath.nstr(printed_b[k], 8)})
+        # the case R >= H2 of (F.7): near-randomized-response rows stay below 2k e^eps c^2
+        r_hi = Fraction(9, 10)
+        ah, bh = p1.p1_feasible_point(2, eps, r_hi, "bits", starts=0)
+        case1 = oracle.feasible(ah, bh, eps, r_hi) and all(
+            oracle.mp(p1.fisher_trace(ch, p)) <= len(ch) * big * oracle.classical(eps)  # k e^eps 2c^2
+            for ch, p in (((ah, bh), (Fraction(1, 2), Fraction(1, 2))),
+                          ((ah, ah, bh, bh), (Fraction(1, 4),) * 4)))
         ldp = oracle.feasible(a, b, eps, r) and p1.p1_feasible(a, b, eps, r, "bits") is True
         tr0 = oracle.mp(p1.fisher_trace((a, b), (Fraction(1, 2), Fraction(1, 2))))
-    ok = agree and step_a and under_fixed and ldp and bool(over_printed)
+    ok = agree and step_a and under_fixed and ldp and bool(over_printed) and case1
     return CLAIM.result(
         verdict="erratum" if ok else "refuted",
         key_figure=f"eps = 1, R = 0.042 bit, k = 2: exact (eps, R)-LDP channel with Tr I_Y = {mpmath.nstr(tr0, 4)} > printed "
                    f"(F.7) bound {mpmath.nstr(printed_b[2], 4)}; holds with the certified P1 optimum; "
                    f"{len(over_printed)} witnesses",
         evidence={"rows": {"a": [str(x) for x in a], "b": [str(x) for x in b]}, "oracle_agrees": agree,
-                  "step_a_holds": step_a, "bound_with_P1_optimum_holds": under_fixed, "witnesses": over_printed[:5],
+                  "step_a_holds": step_a, "case_R_ge_H2_holds": case1, "bound_with_P1_optimum_holds": under_fixed, "witnesses": over_printed[:5],
                   "corrected": "use k e^eps V*(eps, R) with V* the P1 optimum (<= k e^eps V_bar, THESIS-Lemma7.3.2-corrected)",
                   "library": "bcdp.randomness.p1 (fisher_trace, p1_dual_upper, p1_feasible_point, p1_feasible)"},
     )
