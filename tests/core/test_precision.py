@@ -220,6 +220,15 @@ CALLS = {
     "bcdp.randomness.model.mechanism_randomness": ("prec", 128, lambda v: __import__("bcdp.randomness.model", fromlist=["x"]).mechanism_randomness([["1/3", "2/3"]], prec=v)),
     "bcdp.randomness.multilevel.key_probabilities_certified": ("prec", 128, lambda v: __import__("bcdp.randomness.multilevel", fromlist=["x"]).key_probabilities_certified((1, "1/2"), prec=v)),
     "bcdp.randomness.multilevel.total_randomness": ("prec", 128, lambda v: __import__("bcdp.randomness.multilevel", fromlist=["x"]).total_randomness((1, "1/2"), prec=v)),
+    "bcdp.randomness.p1.below_critical": ("prec", 128, lambda v: __import__("bcdp.randomness.p1", fromlist=["x"]).below_critical(1, "1/2", prec=v)),
+    "bcdp.randomness.p1.classical_bound": ("prec", 128, lambda v: __import__("bcdp.randomness.p1", fromlist=["x"]).classical_bound(1, prec=v)),
+    "bcdp.randomness.p1.corrected_lemma732_bound": ("prec", 128, lambda v: __import__("bcdp.randomness.p1", fromlist=["x"]).corrected_lemma732_bound(1, "1/2", prec=v)),
+    "bcdp.randomness.p1.p1_binary_upper": ("prec", 128, lambda v: __import__("bcdp.randomness.p1", fromlist=["x"]).p1_binary_upper(1, "1/2", prec=v)),
+    "bcdp.randomness.p1.p1_dual_upper": ("prec", 128, lambda v: __import__("bcdp.randomness.p1", fromlist=["x"]).p1_dual_upper(2, 1, "1/2", prec=v)),
+    "bcdp.randomness.p1.p1_feasible": ("prec", 128, lambda v: __import__("bcdp.randomness.p1", fromlist=["x"]).p1_feasible(("1", "0"), ("1", "0"), 1, "1/2", prec=v)),
+    "bcdp.randomness.p1.p1_feasible_point": ("prec", 128, lambda v: __import__("bcdp.randomness.p1", fromlist=["x"]).p1_feasible_point(2, 1, "1/2", starts=0, prec=v)),
+    "bcdp.randomness.p1.p1_solve": ("prec", 128, lambda v: __import__("bcdp.randomness.p1", fromlist=["x"]).p1_solve(2, 1, "1/2", starts=0, prec=v)),
+    "bcdp.randomness.p1.printed_lemma732_bound": ("prec", 128, lambda v: __import__("bcdp.randomness.p1", fromlist=["x"]).printed_lemma732_bound(1, "1/2", prec=v)),
     "bcdp.fl.sgd_convergence.lemma433_bound_ball": ("bits", 64, lambda v: __import__(
         "bcdp.fl.sgd_convergence", fromlist=["x"]).lemma433_bound_ball(1, 1, 4, bits=v)),
     "bcdp.fl.sgd_convergence.abs_loss_exact_gap": ("dps", 20, lambda v: __import__(
