@@ -8,7 +8,9 @@ exact rational worst-case risk 4.0002e-4 (:func:`bcdp.randomness.hadamard.worst_
 risk at the point mass recomputed from (7.29) and its exact KKT certificate, :mod:`._hr_common`), while the
 printed tau = k e/(16 n p_R^2 (e-1)^2) = 2.3017e-3 (arb ball; ratio 5.754).  The minimax risk is at most HR's risk, so
 tau is not a lower bound.  The proof's extra conditions hold there: (F.6)'s n >= 4e/(p_R^2 (e-1)^2) =
-3.68e6 and Assouad's delta <= 1/k ((7.25): delta^2 = e/(8 n p_R^2 (e-1)^2)).
+3.68e6 and Assouad's delta <= 1/k ((7.25): delta^2 = e/(8 n p_R^2 (e-1)^2)).  The l1 part r^{l1} >= sqrt(k tau/8)
+fails too, at p_R = 1/10^4, n = 10^9 (F.6 needs 3.68e8): HR's l1 risk is at most sqrt(k r_first_k) (Cauchy-Schwarz,
+Jensen) = 0.0400 < sqrt(k tau/8) = 0.1073.
 
 Case 1 is checked only for consistency: HR's exact worst-case risk (first k coordinates) >= tau on a grid.
 That cannot confirm a minimax lower bound (it only fails to refute it with the best scheme we have).
@@ -41,9 +43,11 @@ CLAIM = ClaimSpec(
 )
 
 K4, N, Q = 4, 10 ** 8, Fraction(1, 1000)
+#: the l1 counterexample: p_R = 1/10^4, n = 10^9 ((F.6) needs n >= 3.68e8)
+N_L1, Q_L1 = 10 ** 9, Fraction(1, 10 ** 4)
 
 
-def _case2() -> dict:
+def _case2(N: int = N, Q: Fraction = Q) -> dict:
     with arb_precision(128):
         e_ball = ball_of(1).exp()
         e_lo = ball_ends(e_ball)[0]
@@ -56,17 +60,20 @@ def _case2() -> dict:
     r_bits = entropy.binary_entropy(Q, "bits")
     crit = entropy.critical_randomness(1, "bits")
     wc = hadamard.worst_case_risk(K4, N, Q, e_lo)
+    wc_k = hadamard.worst_case_risk(K4, N, Q, e_lo, coordinates="first_k")
     star = tuple(wc.witness)
     oracle = risk_oracle(star, N, Q, e_lo)
     status = hadamard.ldp_status(Q, e_lo, r_bits.upper)
     ok = (1 < e_lo and wc.exact == oracle and is_global_max(star, Q, e_lo) and status["eps_r_ldp"] is True
           and certainly_lt(r_bits, crit) and wc.exact < tau_lo and f6_hi <= N and delta2_hi <= Fraction(1, K4 ** 2))
-    return {"ok": ok, "hr_worst_risk": wc.exact, "tau_lower": tau_lo, "tau_upper": tau_hi, "e_lower": e_lo,
+    return {"ok": ok, "hr_worst_risk": wc.exact, "hr_worst_first_k": wc_k.exact,
+            "l1_refuted": wc_k.exact == risk_oracle(star, N, Q, e_lo, "first_k") and wc_k.exact < tau_lo / 8, "tau_lower": tau_lo, "tau_upper": tau_hi, "e_lower": e_lo,
             "R_bits": r_bits, "critical": crit, "f6_n_min": f6_hi, "delta2_upper": delta2_hi, "witness": star}
 
 
 def check() -> ClaimResult:
     c2 = _case2()
+    c2_l1 = _case2(N_L1, Q_L1)
     fails: list = []
     points = 0
     for k in (2, 3, 4, 10, 64, 100):
@@ -80,11 +87,14 @@ def check() -> ClaimResult:
                 if not (wc.exact == risk_oracle(tuple(wc.witness), n, q, e, "first_k") and wc.exact >= tau):
                     keep(fails, {"k": k, "E": str(e), "n": n, "hr": str(wc.exact), "tau": str(tau)})
     ratio = c2["tau_lower"] / c2["hr_worst_risk"]
-    ok = c2["ok"] and not fails
+    ok = c2["ok"] and c2_l1["ok"] and c2_l1["l1_refuted"] and not fails
     return CLAIM.result(
         verdict="erratum" if ok else "refuted",
         key_figure=(f"R < H2 case false: k = K = 4, eps = 1, n = 1e8, p_R = 1/1000: HR worst-case risk "
                     f"{float(c2['hr_worst_risk']):.4e} < tau = {float(c2['tau_lower']):.4e} (ratio {float(ratio):.3f}); "
+                    f"l1 part false too at p_R = 1e-4, n = 1e9 (HR l1 <= sqrt(k r) = "
+                    f"{float(c2_l1['hr_worst_first_k'] * K4) ** 0.5:.4f} < sqrt(k tau/8) = "
+                    f"{float(c2_l1['tau_lower'] * K4 / 8) ** 0.5:.4f}); "
                     f"R >= H2 case consistent at {points - len(fails)}/{points} points"),
         evidence={"counterexample": {"k": K4, "K": K4, "n": N, "eps": 1, "q = p_R": str(Q),
                                      "R_bits": [float(c2["R_bits"].lower), float(c2["R_bits"].upper)],
@@ -97,6 +107,14 @@ def check() -> ClaimResult:
                                      "F6_condition_n_min": float(c2["f6_n_min"]),
                                      "assouad_delta2_max": float(c2["delta2_upper"]),
                                      "certified": c2["ok"]},
+                  "l1_counterexample": {"n": N_L1, "q = p_R": str(Q_L1), "eps": 1, "k": K4,
+                                        "hr_worst_first_k": float(c2_l1["hr_worst_first_k"]),
+                                        "tau_lower": float(c2_l1["tau_lower"]),
+                                        "F6_condition_n_min": float(c2_l1["f6_n_min"]),
+                                        "assouad_delta2_max": float(c2_l1["delta2_upper"]),
+                                        "argument": "sup_p E||p_hat - p||_1 <= sqrt(k sup_p E||p_hat - p||_2^2) on the k "
+                                                    "coordinates (Cauchy-Schwarz, Jensen) < sqrt(k tau/8)",
+                                        "certified": bool(c2_l1["ok"] and c2_l1["l1_refuted"])},
                   "case1_points": points, "case1_failures": fails,
                   "case1_scope": "consistency only: HR's worst case >= tau cannot confirm a minimax lower bound",
                   "missing_conditions": ["n >= 4 e^eps/(p_R^2 (e^eps-1)^2) (App. F.1, (F.6)), absent from (7.8)",
