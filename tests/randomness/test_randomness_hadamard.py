@@ -263,3 +263,21 @@ def test_block_masses_are_sums_over_the_blocks():
         w[0] += 1
         p = [F(x, sum(w)) for x in w]
         assert hr.block_masses(p) == tuple(sum((p[x] for x in b if x < k), F(0)) for b in hr.blocks(k))
+
+
+def test_validity_boundaries():
+    # n = K fills every group with one user; n = K - 1 cannot
+    assert hr.group_size(8, 8) == 1
+    with pytest.raises(ValidityConditionError):
+        hr.group_size(7, 8, "floor")
+    # corrected bound: p_R = 1/2 accepted, just above refused
+    assert hr.corrected_upper(4, 4, F(1, 2), 2) == 8 * 4 * 4 / (4 * F(1, 2))
+    with pytest.raises(ValidityConditionError):
+        hr.corrected_upper(4, 4, F(1, 2) + F(1, 10 ** 12), 2)
+    # R = 0: no mechanism with q > 0 (p_R = 0); a tiny R > 0 gives a tiny positive q
+    with pytest.raises(ValidityConditionError, match="R = 0"):
+        hr.choose_q(2, 0)
+    small = hr.choose_q(2, F(1, 10 ** 6))
+    assert 0 < small.usable_q < F(1, 10 ** 6)
+    # e_eps just above 1 accepted
+    assert hr.exact_risk((F(1, 2), F(1, 2)), 2, F(1, 2), 1 + F(1, 10 ** 9)) > 0
