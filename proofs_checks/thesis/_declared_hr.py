@@ -17,6 +17,6 @@ CLAIMS: tuple[ClaimSpec, ...] = (
                          "`tests/repro/test_ch7_hr_figures.py`"),
         status="partly reproduced: the qualitative claims hold on the seeded curves (R = 0.9 is below the threshold "
                "exactly for eps < 0.8; R in {0.9, 1} give the same q and curves above it; 0.6 > 0.9 > 1 in l1 below "
-               "it); the legend's R in {1, 0.6} and the text's R = 0.9 are all plotted; no printed values to compare",
+               "it); the legend's R in {1, 0.6} and the text's R = 0.9 are all plotted; no printed values to compare; the curves jump at the threshold (q switches from p_R < 1/(e^eps+1) to e^eps/(e^eps+1))",
     ),
 )

@@ -37,7 +37,7 @@ MS = tuple(range(2, 31, 2))
 
 
 def hr_sequence(k: int, n: int, e: Fraction = E) -> list[dict]:
-    """HR worst case at q = 2^-m: the library value, checked against the oracle; shared by the remark checks."""
+    """HR worst case at q = 2^-m: the library value, checked against the oracle (risk at the maximiser, KKT)."""
     out = []
     for m in MS:
         p = Fraction(1, 2 ** m)

@@ -4,8 +4,8 @@ grows -- false: the Hadamard response (HR) with q = p_R has risk proportional to
 Budgets R in bits (exact rationals) below the threshold at E = 2718/1000; p_R from the library's certified
 inversion (:func:`bcdp.randomness.hadamard.choose_q`, rational lower end of the enclosure), the HR worst case
 from :func:`~bcdp.randomness.hadamard.worst_case_risk` checked against the oracle of :mod:`._hr_common`.  The
-log-log slope d log r / d log p_R between consecutive budgets is -(1 - p_R)-ish, i.e. -> -1, never the
-printed -2; since the minimax risk is at most HR's, a 1/p_R^2 law is impossible for small p_R.
+log-log slope d log r / d log p_R between consecutive budgets tends to -1 (r is exactly proportional to
+(1 - p_R)/p_R), never the printed -2; since the minimax risk is at most HR's, a 1/p_R^2 law is impossible for small p_R.
 """
 
 from __future__ import annotations

@@ -13,6 +13,10 @@ Fig 7.7 (l1 = 1.4 at n ~ 150k for R = 1 and ~ 850k for R = 0.7):
 - Fig 7.8: n = 500000, eps = 0.1, 0.2, ..., 3.0, R in {1, 0.6} (the legend) and 0.9 (the text: "R = 0.9 <
   H(e^eps/(e^eps+1)) for all eps < 0.8").
 
+The curves of Fig 7.8 jump where R crosses the threshold: below it q = p_R < 1/(e^eps+1), above it
+q = e^eps/(e^eps+1) (no q in between meets both constraints of (eps, R)-LDP for (7.27); the printed eta of
+(7.10) jumps by e^{2 eps} there too).
+
 Each point draws its own counts from ``np.random.default_rng([SEED, figure, R in milli-bits, n or
 eps in milli-units])``; ``sem`` is the standard error of the mean over the 20 runs.
 """
