@@ -214,6 +214,8 @@ CALLS = {
     "bcdp.randomness.keys.asz19_parameters": ("prec", 128, lambda v: __import__("bcdp.randomness.keys", fromlist=["x"]).asz19_parameters(10, 1, prec=v)),
     "bcdp.randomness.assouad.chi2_chain": ("prec", 128, lambda v: __import__("bcdp.randomness.assouad", fromlist=["x"]).chi2_chain([["1/3", "2/3"], ["2/3", "1/3"]], 2, "1/4", 1, (1,), 2, prec=v)),
     "bcdp.randomness.assouad.lemma731_rhs": ("prec", 128, lambda v: __import__("bcdp.randomness.assouad", fromlist=["x"]).lemma731_rhs([["1/3", "2/3"], ["2/3", "1/3"]], 2, "1/4", 1, prec=v)),
+    "bcdp.randomness.hadamard.choose_q": ("prec", 128, lambda v: __import__("bcdp.randomness.hadamard", fromlist=["x"]).choose_q("27/10", "7/10", prec=v)),
+    "bcdp.randomness.hadamard.ldp_status": ("prec", 128, lambda v: __import__("bcdp.randomness.hadamard", fromlist=["x"]).ldp_status("1/5", 3, "7/10", prec=v)),
     "bcdp.randomness.model.feasible_mechanisms": ("prec", 128, lambda v: __import__("bcdp.randomness.model", fromlist=["x"]).feasible_mechanisms(2, 2, 2, 2, 1, prec=v)),
     "bcdp.randomness.model.is_eps_ldp": ("prec", 128, lambda v: __import__("bcdp.randomness.model", fromlist=["x"]).is_eps_ldp([["1/3", "2/3"], ["2/3", "1/3"]], 1, prec=v)),
     "bcdp.randomness.model.is_eps_r_ldp": ("prec", 128, lambda v: __import__("bcdp.randomness.model", fromlist=["x"]).is_eps_r_ldp([["1/3", "2/3"], ["2/3", "1/3"]], 1, 1, prec=v)),
