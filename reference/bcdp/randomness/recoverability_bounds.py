@@ -10,7 +10,8 @@ Closed forms (entropies in nats as printed, or bits; ``eps`` exact, ``e^eps`` an
 - :func:`lower_bound_752`: (7.52) as printed (split at ``eps <= log k``) or corrected (its first case, the
   minimum over real ``s``, for every ``eps > 0``);
 - :func:`hr_upper_bound_751`: (7.51), the unsplit bound and both readings of its case split
-  (``eps <= log k + 1`` printed; ``min{e^eps, 2k} = e^eps`` exact).
+  (``eps <= log k + 1`` printed; ``min{e^eps, 2k} = e^eps`` exact);
+- :func:`storage_gain`: Sec. 7.7's ``(log k - H_min)/log k`` (Fig. 7.3).
 
 Hadamard response (7.49), exact with a rational ``e_eps`` (``eps = log e_eps``; the parameters depend on
 ``eps`` only through ``ceil(log2 min{e^eps, 2k})``, :func:`hr_parameters_exact`): :func:`hr_sets` builds the
@@ -27,6 +28,7 @@ from bcdp.core.errors import InvalidInputError, UndecidedComparison
 from bcdp.core.intervals import arb_precision, ball_ends, ball_of
 from bcdp.core.numbers import MAX_PREC_BITS, MIN_PREC_BITS, brief_number, check_precision, to_fraction
 from bcdp.core.results import Certified, decide_le
+from bcdp.randomness import keys
 from bcdp.randomness.entropy import UNITS
 
 MAX_K = 10 ** 6
@@ -217,6 +219,19 @@ def hr_upper_bound_751(k: int, eps: Any, unit: str = "nats", split: str = "none"
                 ball = (big + 4 * k - 1).log() - ep * big / (big + 4 * k - 1)
             case = "first" if first else "second"
         return _cert(ball, _unit(unit), f"thesis eq. (7.51), split {split}", k=k, eps=e, case=case)
+
+
+def storage_gain(k: int, eps: Any, prec: int = 128) -> Certified:
+    """Certified storage gain ``(log k - H_min)/log k`` of thesis Sec. 7.7 (Fig. 7.3), ``H_min = min_s H(U^s_min)``
+    (:func:`bcdp.randomness.keys.min_two_level_entropy`, Thm 7.5.1); unit-free; ``k >= 2``, exact ``eps >= 0``."""
+    prec, k, e = _prec(prec), _k(k), _eps(eps)
+    h = keys.min_two_level_entropy(k, e, "nats", prec=prec)
+    with arb_precision(prec):
+        log_k = ball_of(k).log()
+        lo = ball_ends((log_k - ball_of(h.upper)) / log_k)[0]
+        hi = ball_ends((log_k - ball_of(h.lower)) / log_k)[1]
+    return Certified(lower=lo, upper=hi, provenance="storage gain (log k - H_min)/log k, thesis Sec. 7.7",
+                     details={"k": k, "eps": e, "argmin": h.argmin})
 
 
 # -- Hadamard response, exact ------------------------------------------------------------------------
