@@ -158,7 +158,7 @@ def s_star(k: int, eps: Any, prec: int = 128) -> Certified:
 
 
 def _log_k_decides(e: Fraction, k: int, shift: int) -> bool:
-    """Certified ``eps <= log k + shift`` (never a tie for rational eps and k >= 2... except k = 1)."""
+    """Certified ``eps <= log k + shift`` (``log k + shift`` is irrational for ``k >= 2``: never a tie)."""
     p = 128
     while p <= MAX_PREC_BITS:
         with arb_precision(p):
