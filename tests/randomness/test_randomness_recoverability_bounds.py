@@ -3,13 +3,11 @@ over s, scipy's Hadamard matrix, and exact set-system enumeration."""
 
 from __future__ import annotations
 
-import itertools
 import math
 import random
 from fractions import Fraction as F
 
 import mpmath
-import numpy as np
 import pytest
 from scipy.linalg import hadamard
 
