@@ -231,6 +231,14 @@ CALLS = {
     "bcdp.randomness.p1.p1_feasible_point": ("prec", 128, lambda v: __import__("bcdp.randomness.p1", fromlist=["x"]).p1_feasible_point(2, 1, "1/2", starts=0, prec=v)),
     "bcdp.randomness.p1.p1_solve": ("prec", 128, lambda v: __import__("bcdp.randomness.p1", fromlist=["x"]).p1_solve(2, 1, "1/2", starts=0, prec=v)),
     "bcdp.randomness.p1.printed_lemma732_bound": ("prec", 128, lambda v: __import__("bcdp.randomness.p1", fromlist=["x"]).printed_lemma732_bound(1, "1/2", prec=v)),
+    "bcdp.randomness.recoverability.key_entropy": ("prec", 128, lambda v: __import__("bcdp.randomness.recoverability", fromlist=["x"]).key_entropy(("1/3", "2/3"), prec=v)),
+    "bcdp.randomness.recoverability.shift_capacity": ("prec", 128, lambda v: __import__("bcdp.randomness.recoverability", fromlist=["x"]).shift_capacity(("1/3", "2/3"), prec=v)),
+    "bcdp.randomness.recoverability_bounds.entropy_747": ("prec", 128, lambda v: __import__("bcdp.randomness.recoverability_bounds", fromlist=["x"]).entropy_747(4, 1, 1, prec=v)),
+    "bcdp.randomness.recoverability_bounds.hr_upper_bound_751": ("prec", 128, lambda v: __import__("bcdp.randomness.recoverability_bounds", fromlist=["x"]).hr_upper_bound_751(4, 1, prec=v)),
+    "bcdp.randomness.recoverability_bounds.lower_bound_752": ("prec", 128, lambda v: __import__("bcdp.randomness.recoverability_bounds", fromlist=["x"]).lower_bound_752(4, 1, prec=v)),
+    "bcdp.randomness.recoverability_bounds.s_star": ("prec", 128, lambda v: __import__("bcdp.randomness.recoverability_bounds", fromlist=["x"]).s_star(4, 1, prec=v)),
+    "bcdp.randomness.recoverability_bounds.stationary_point": ("prec", 128, lambda v: __import__("bcdp.randomness.recoverability_bounds", fromlist=["x"]).stationary_point(4, 1, prec=v)),
+    "bcdp.randomness.recoverability_bounds.storage_gain": ("prec", 128, lambda v: __import__("bcdp.randomness.recoverability_bounds", fromlist=["x"]).storage_gain(4, 1, prec=v)),
     "bcdp.fl.sgd_convergence.lemma433_bound_ball": ("bits", 64, lambda v: __import__(
         "bcdp.fl.sgd_convergence", fromlist=["x"]).lemma433_bound_ball(1, 1, 4, bits=v)),
     "bcdp.fl.sgd_convergence.abs_loss_exact_gap": ("dps", 20, lambda v: __import__(
