@@ -379,7 +379,10 @@ def min_key_entropy(k: int, T: int, eps: Any = None, e_eps: Any = None, unit: st
         else:
             big = ball_of(param["e_eps"])
             log_big = big.log()
-        ends = [ball_ends(_labelling_entropy_ball(c, big, log_big, unit)) for c in labellings]
+        # H(E^c / Z) depends on c only through the level counts: one ball per distinct count profile
+        profiles = [tuple(sorted(c)) for c in labellings]
+        by_profile = {pr: ball_ends(_labelling_entropy_ball(pr, big, log_big, unit)) for pr in set(profiles)}
+        ends = [by_profile[pr] for pr in profiles]
     upper = min(hi for _, hi in ends)
     lower = min(lo for lo, _ in ends)
     argmin = tuple(c for c, (lo, _) in zip(labellings, ends) if lo <= upper)
