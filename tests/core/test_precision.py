@@ -212,6 +212,7 @@ CALLS = {
     "bcdp.randomness.keys.two_level_entropy": ("prec", 128, lambda v: __import__("bcdp.randomness.keys", fromlist=["x"]).two_level_entropy(4, 1, 1, prec=v)),
     "bcdp.randomness.keys.min_two_level_entropy": ("prec", 128, lambda v: __import__("bcdp.randomness.keys", fromlist=["x"]).min_two_level_entropy(4, 1, prec=v)),
     "bcdp.randomness.keys.asz19_parameters": ("prec", 128, lambda v: __import__("bcdp.randomness.keys", fromlist=["x"]).asz19_parameters(10, 1, prec=v)),
+    "bcdp.randomness.sequences.min_key_entropy": ("prec", 128, lambda v: __import__("bcdp.randomness.sequences", fromlist=["x"]).min_key_entropy(2, 2, eps=1, prec=v)),
     "bcdp.fl.sgd_convergence.lemma433_bound_ball": ("bits", 64, lambda v: __import__(
         "bcdp.fl.sgd_convergence", fromlist=["x"]).lemma433_bound_ball(1, 1, 4, bits=v)),
     "bcdp.fl.sgd_convergence.abs_loss_exact_gap": ("dps", 20, lambda v: __import__(
