@@ -50,8 +50,14 @@ def channel_oracle(q: Sequence[Fraction], k: int, T: int, f: Sequence[int] | Non
 
 def channel_dp_oracle(Q: Sequence[Sequence[Fraction]], k: int, T: int, e: Fraction) -> bool:
     d = dbs(k, T)
-    return all(Q[i][y] <= e * Q[j][y] for i, j in itertools.permutations(range(len(d)), 2) if hamming1(d[i], d[j])
-               for y in range(len(Q[0])))
+    den = 1
+    for row in Q:
+        for v in row:
+            den = den * v.denominator // gcd(den, v.denominator)
+    ints = [[v.numerator * (den // v.denominator) for v in row] for row in Q]  # Q * den, exact integers
+    p, r = Fraction(e).numerator, Fraction(e).denominator
+    return all(r * ints[i][y] <= p * ints[j][y] for i, j in itertools.permutations(range(len(d)), 2)
+               if hamming1(d[i], d[j]) for y in range(len(Q[0])))
 
 
 def dd_vertices(k: int, T: int, e_eps: Fraction) -> set[tuple[Fraction, ...]]:

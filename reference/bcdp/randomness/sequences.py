@@ -34,6 +34,7 @@ exact ``e_eps``.
 from __future__ import annotations
 
 import itertools
+import math
 from fractions import Fraction
 from typing import Any, Iterator, Sequence
 
@@ -225,8 +226,19 @@ def is_dp_channel(channel: Sequence[Sequence[Any]], k: int, T: int, e_eps: Any) 
     rows = [tuple(to_fraction(v, "channel entry") for v in row) for row in channel]
     if len(rows) != n or len({len(r) for r in rows}) != 1:
         raise InvalidInputError(f"channel must have k^T = {n} rows of equal length")
-    return all(a <= e * b and b <= e * a
-               for i, j in neighbour_pairs(k, T) for a, b in zip(rows[i], rows[j]))
+    ints = _common_integers(rows)
+    p, r = e.numerator, e.denominator  # a <= (p / r) b  <=>  r a <= p b, in integers
+    return all(r * a <= p * b and r * b <= p * a
+               for i, j in neighbour_pairs(k, T) for a, b in zip(ints[i], ints[j]))
+
+
+def _common_integers(rows: Sequence[Sequence[Fraction]]) -> list[list[int]]:
+    """The entries times the lcm of their denominators (exact integers; ratios unchanged)."""
+    lcm = 1
+    for row in rows:
+        for v in row:
+            lcm = lcm * v.denominator // math.gcd(lcm, v.denominator)
+    return [[v.numerator * (lcm // v.denominator) for v in row] for row in rows]
 
 
 def is_dp_rec(outputs: Sequence[Sequence[int]], key: Sequence[Any], k: int, T: int, e_eps: Any) -> dict[str, Any]:
