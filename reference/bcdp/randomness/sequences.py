@@ -296,6 +296,8 @@ def is_vertex_labelling(c: Sequence[int], k: int, T: int) -> bool:
     """True iff the edges with ``|c(x) - c(x')| = 1`` connect all of ``[k]^T`` (then ``E^c / Z`` is
     the unique solution of its tight constraints, a vertex, for every ``E > 1``)."""
     n = _size(k, T, MAX_DATABASES)
+    if len(c) != n:
+        raise InvalidInputError(f"c must have k^T = {n} entries, got {len(c)}")
     parent = list(range(n))
 
     def find(a: int) -> int:
