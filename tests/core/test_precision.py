@@ -239,6 +239,7 @@ CALLS = {
     "bcdp.randomness.recoverability_bounds.s_star": ("prec", 128, lambda v: __import__("bcdp.randomness.recoverability_bounds", fromlist=["x"]).s_star(4, 1, prec=v)),
     "bcdp.randomness.recoverability_bounds.stationary_point": ("prec", 128, lambda v: __import__("bcdp.randomness.recoverability_bounds", fromlist=["x"]).stationary_point(4, 1, prec=v)),
     "bcdp.randomness.recoverability_bounds.storage_gain": ("prec", 128, lambda v: __import__("bcdp.randomness.recoverability_bounds", fromlist=["x"]).storage_gain(4, 1, prec=v)),
+    "bcdp.randomness.sequences.min_key_entropy": ("prec", 128, lambda v: __import__("bcdp.randomness.sequences", fromlist=["x"]).min_key_entropy(2, 2, eps=1, prec=v)),
     "bcdp.fl.sgd_convergence.lemma433_bound_ball": ("bits", 64, lambda v: __import__(
         "bcdp.fl.sgd_convergence", fromlist=["x"]).lemma433_bound_ball(1, 1, 4, bits=v)),
     "bcdp.fl.sgd_convergence.abs_loss_exact_gap": ("dps", 20, lambda v: __import__(
