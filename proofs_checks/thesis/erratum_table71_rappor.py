@@ -92,6 +92,31 @@ def _irrational_grid() -> tuple[int, int]:
     return below, total
 
 
+def _ceil_log2(x: Fraction) -> int:
+    j = 0
+    while 2 ** j < x:
+        j += 1
+    return j
+
+
+def _hr_oracle(k: int, e: Fraction):
+    """The [ASZ19, Sec. 5] HR of Sec. 7.5.2 from its printed recipe: ``B = 2^(ceil(log2 min{e^eps, 2k}) - 1)``,
+    ``b = 2^ceil(log2(k/B + 1))``, ``K = B b``, ``s = b/2``; every row of (7.49) has ``s`` entries
+    ``e^eps/t`` and ``K - s`` entries ``1/t`` (``t = s e^eps + K - s``), so its entropy is
+    ``log t - s e^eps eps / t`` nats.  Returns ``(K, s, t, randomness in nats)``."""
+    big_b = 2 ** (_ceil_log2(min(e, Fraction(2 * k))) - 1)
+    b = 2 ** _ceil_log2(Fraction(k, big_b) + 1)
+    big_k, s = big_b * b, b // 2
+    t = s * e + big_k - s
+    return big_k, s, t, mpmath.log(_mp(t)) - s * _mp(e) * mpmath.log(_mp(e)) / _mp(t)
+
+
+def _hr_matches(q, k: int, e: Fraction) -> bool:
+    big_k, s, t, _ = _hr_oracle(k, e)
+    return (len(q) == k and all(len(row) == big_k and sorted(row) == [1 / t] * (big_k - s) + [e / t] * s
+                                for row in q) and len(set(q)) == k)
+
+
 def check() -> ClaimResult:
     fails: list = []
     rows = []
@@ -112,7 +137,11 @@ def check() -> ClaimResult:
                 actual = model.mechanism_randomness(q, "nats")
                 if ratio != _ratio(q) or ratio != want:
                     keep(fails, {"k": k, "e_eps": str(e), "mechanism": name, "what": "LDP ratio", "ratio": str(ratio)})
-                ok = _inside(actual, printed[name]) if name != "HR" else _mp(actual.upper) <= printed[name]
+                if name == "HR":   # (7.49) with the [ASZ19] parameters, exactly; then below the printed bound
+                    ok = (_hr_matches(q, k, e) and _inside(actual, _hr_oracle(k, e)[3])
+                          and _mp(actual.upper) <= printed[name])
+                else:
+                    ok = _inside(actual, printed[name])
                 if not ok:
                     keep(fails, {"k": k, "e_eps": str(e), "mechanism": name, "what": "randomness vs printed"})
                 rows.append({"k": k, "e_eps": str(e), "mechanism": name, "ldp_ratio": str(ratio),
