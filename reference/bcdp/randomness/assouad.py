@@ -65,7 +65,8 @@ def signs(k: int) -> list[tuple[int, ...]]:
 def packing(k: int, delta: Any, nu: Sequence[int]) -> tuple[Fraction, ...]:
     """``p^nu`` of eq. (7.13); ``k`` even, ``0 <= delta <= 1/k`` (ValidityConditionError otherwise)."""
     k, d = _k_delta(k, delta)
-    if len(nu) != k // 2 or any(v not in (-1, 1) for v in nu):
+    if isinstance(nu, (str, bytes)) or not hasattr(nu, "__len__") or len(nu) != k // 2 \
+            or any(isinstance(v, bool) or v not in (-1, 1) for v in nu):
         raise InvalidInputError(f"nu must be a vector of k/2 = {k // 2} signs +-1")
     half = [Fraction(1, k) + d * v for v in nu]
     return tuple(half + [Fraction(1, k) - d * v for v in nu])
@@ -90,8 +91,7 @@ def separation_sides(p_hat: Sequence[Any], k: int, delta: Any, nu: Sequence[int]
 def product_law(q: Sequence[Sequence[Any]], p: Sequence[Any], n: int) -> Law:
     """The law of ``Y^n`` for ``n`` users with mechanism ``Q`` and i.i.d. ``X_i ~ p`` (product of (7.15))."""
     law = model.output_marginal(q, p)
-    if len(law) ** n > MAX_SEQUENCES:
-        raise InvalidInputError(f"m^n = {len(law)}^{n} sequences exceed {MAX_SEQUENCES}")
+    n = model.check_sequences(len(law), n, MAX_SEQUENCES)
     out: Law = {}
     for seq in itertools.product(range(len(law)), repeat=n):
         prob = Fraction(1)
@@ -115,9 +115,14 @@ def mixture_pair(q: Sequence[Sequence[Any]], k: int, delta: Any, n: int, j: int)
     product laws over the ``nu`` with ``nu_j = +1``, resp. ``-1`` (Sec. 7.3.1 prints the weight
     ``1/|V|``, which gives measures of mass 1/2; ``2/|V|`` is what (F.17) needs)."""
     k, d = _k_delta(k, delta)
-    if not 1 <= j <= k // 2:
-        raise InvalidInputError(f"j must be in [1, {k // 2}], got {j}")
+    j = _j(j, k)
     return _mixtures(_laws(q, k, d, n), j)
+
+
+def _j(j: Any, k: int) -> int:
+    if isinstance(j, bool) or not isinstance(j, int) or not 1 <= j <= k // 2:
+        raise InvalidInputError(f"j must be an integer in [1, {k // 2}], got {j!r}"[:120])
+    return j
 
 
 def _mixtures(laws: dict[tuple[int, ...], Law], j: int) -> tuple[Law, Law]:
@@ -240,11 +245,12 @@ def chi2_chain(q: Sequence[Sequence[Any]], k: int, delta: Any, j: int, nu: Seque
     ee = to_fraction(e_eps, "e_eps")
     if ee < 1:
         raise InvalidInputError(f"e_eps must be >= 1, got {brief_number(ee)}")
-    if len(mat) != k or not 1 <= j <= k // 2 or len(nu) != k // 2 or nu[j - 1] != 1:
+    j = _j(j, k)
+    a = model.output_marginal(mat, packing(k, d, nu)) if len(mat) == k else None
+    if a is None or nu[j - 1] != 1:
         raise InvalidInputError("need a k-input mechanism, 1 <= j <= k/2 and nu with nu_j = +1")
     other = list(nu)
     other[j - 1] = -1
-    a = model.output_marginal(mat, packing(k, d, nu))
     b = model.output_marginal(mat, packing(k, d, other))
     if any(y == 0 and x != 0 for x, y in zip(a, b)):
         raise InvalidInputError("M^{nu-2e_j} vanishes where M^nu does not (chi^2 infinite)")

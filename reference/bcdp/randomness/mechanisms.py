@@ -37,6 +37,8 @@ from bcdp.core.numbers import brief_number, to_fraction
 #: Largest k of the explicit RAPPOR channel (2^k outputs) and of the other channels.
 MAX_RAPPOR_K = 12
 MAX_K = 4096
+#: Largest number of entries (``k x m``) of an explicit channel built here (k-RR at k = 4096 took 81 s).
+MAX_ENTRIES = 1 << 18
 MECHANISMS = ("RAPPOR", "RR", "HR", "BH")
 
 
@@ -51,6 +53,25 @@ def _e(e_eps: Any, name: str = "e_eps") -> Fraction:
     if e < 1:
         raise InvalidInputError(f"{name} must be >= 1, got {brief_number(e)}")
     return e
+
+
+def _entries(k: int, m: int, what: str) -> None:
+    if k * m > MAX_ENTRIES:
+        raise InvalidInputError(f"the {what} channel would have {k} x {m} entries, more than {MAX_ENTRIES}")
+
+
+def _hr_params(params: Any) -> tuple[int, int]:
+    """``(B, b)`` from ``params``: positive integers, ``b >= 2`` a power of 2 (Sylvester ``H_b``)."""
+    try:
+        big_b, b = params["B"], params["b"]
+    except (TypeError, KeyError):
+        raise InvalidInputError("HR params must be a mapping with integer entries 'B' and 'b'") from None
+    for name, v in (("B", big_b), ("b", b)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+            raise InvalidInputError(f"HR parameter {name} must be a positive integer, got {v!r}"[:120])
+    if b < 2 or b & (b - 1):
+        raise InvalidInputError(f"HR parameter b must be a power of 2 >= 2, got {brief_number(b)}")
+    return big_b, b
 
 
 def hadamard_entry(r: int, c: int) -> int:
@@ -70,6 +91,7 @@ def _ceil_log2(x: Fraction) -> int:
 def k_rr(k: int, e_eps: Any) -> tuple[tuple[Fraction, ...], ...]:
     """k-ary randomized response [War65], exact; eps-LDP with ``e^eps = e_eps``."""
     k, e = _k(k), _e(e_eps)
+    _entries(k, k, "k-RR")
     t = k - 1 + e
     return tuple(tuple(e / t if y == x else 1 / t for y in range(k)) for x in range(k))
 
@@ -135,9 +157,9 @@ def hadamard_response(k: int, e_eps: Any, params: dict[str, int] | None = None) 
     """The HR channel (7.49) on ``[K]`` with our ``C_x``; ``params`` = ``{"B", "b"}`` (default
     :func:`hr_parameters`)."""
     k, e = _k(k), _e(e_eps)
-    par = hr_parameters(k, e) if params is None else params
-    big_b, b = int(par["B"]), int(par["b"])
+    big_b, b = _hr_params(hr_parameters(k, e) if params is None else params)
     big_k, s = big_b * b, b // 2
+    _entries(k, big_k, "HR")
     t = s * e + big_k - s
     return tuple(tuple(e / t if y in cx else 1 / t for y in range(big_k)) for cx in hr_sets(k, big_b, b))
 
@@ -160,7 +182,8 @@ def row_levels(name: str, k: int, big_e: Any, params: dict[str, int] | None = No
     if name == "HR":
         if params is None:
             raise InvalidInputError("HR needs params {'B', 'b'}")
-        big_k, s = int(params["B"]) * int(params["b"]), int(params["b"]) // 2
+        big_b, b = _hr_params(params)
+        big_k, s = big_b * b, b // 2
         t = big_e * s + (big_k - s)
         return [[(big_e / t, s), (1 / t, big_k - s)] for _ in range(k)]
     raise InvalidInputError(f"mechanism must be one of {MECHANISMS}, got {name!r}")
