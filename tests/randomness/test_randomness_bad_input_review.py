@@ -56,3 +56,18 @@ def test_valid_neighbours_still_work():
     assert len(q) == 512 and q[0][0] == F(2, 513) and q[0][1] == F(1, 513)
     hr = mechanisms.hadamard_response(4, 2, {"B": 1, "b": 8})
     assert len(hr) == 4 and all(len(r) == 8 and r.count(F(2, 12)) == 4 for r in hr)
+
+
+def test_binary_hadamard_q_boundary():
+    """(7.27) is eps-LDP iff (1 - q/e)/(1 - q) <= e, i.e. q <= e/(e+1) (review h7rev1: larger q was accepted
+    and gave a channel that is not eps-LDP).  Oracle: the brute-force column ratio of the 2-output rows."""
+    from bcdp.core.errors import ValidityConditionError
+    e = F(3)
+    top = e / (e + 1)
+    rows = mechanisms.binary_hadamard(4, e, 1, top)
+    ratio = max(max(r[c] for r in rows) / min(r[c] for r in rows) for c in (0, 1))
+    assert ratio == e
+    assert mechanisms.binary_hadamard(4, e, 1, F(1, 10))[0] == (F(9, 10), F(1, 10))
+    with pytest.raises(ValidityConditionError) as info:
+        mechanisms.binary_hadamard(4, e, 1, top + F(1, 10 ** 9))
+    assert "\n" not in str(info.value)

@@ -31,7 +31,7 @@ from fractions import Fraction
 from math import comb
 from typing import Any
 
-from bcdp.core.errors import InvalidInputError
+from bcdp.core.errors import InvalidInputError, ValidityConditionError
 from bcdp.core.numbers import brief_number, to_fraction
 
 #: Largest k of the explicit RAPPOR channel (2^k outputs) and of the other channels.
@@ -115,7 +115,8 @@ def rappor(k: int, e_eps: Any, e_bit: Any = None) -> tuple[tuple[Fraction, ...],
 def binary_hadamard(k: int, e_eps: Any, group: int = 1, q: Any = None) -> tuple[tuple[Fraction, ...], ...]:
     """The binary mechanism (7.27) of group ``group`` (a column ``1 <= group < K`` of ``H_K``, from 0;
     column 0 is all ``+1`` and gives a constant channel): ``P(Y=1|x) = q`` if ``H_K[x][group] = +1``
-    else ``q/e_eps``; ``q = e_eps/(e_eps+1)`` by default.  Outputs ``(Y=0, Y=1)``."""
+    else ``q/e_eps``; ``q = e_eps/(e_eps+1)`` by default; ``q <= e_eps/(e_eps+1)`` (else the channel is
+    not eps-LDP: ValidityConditionError).  Outputs ``(Y=0, Y=1)``."""
     k, e = _k(k), _e(e_eps)
     big_k = 2 ** _ceil_log2(Fraction(k))
     if isinstance(group, bool) or not isinstance(group, int) or not 0 <= group < big_k:
@@ -123,6 +124,9 @@ def binary_hadamard(k: int, e_eps: Any, group: int = 1, q: Any = None) -> tuple[
     qq = e / (e + 1) if q is None else to_fraction(q, "q")
     if not 0 <= qq <= 1:
         raise InvalidInputError(f"q must be a probability, got {brief_number(qq)}")
+    if qq > e / (e + 1):
+        raise ValidityConditionError(f"(7.27) is eps-LDP only for q <= e^eps/(e^eps+1) = {brief_number(e / (e + 1))}, "
+                                     f"got q = {brief_number(qq)}")
     rows = []
     for x in range(k):
         one = qq if hadamard_entry(x, group) == 1 else qq / e
