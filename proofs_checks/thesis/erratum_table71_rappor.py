@@ -7,7 +7,8 @@ BH ``H2(e^eps/(e^eps+1))``, for eps-LDP mechanisms.
 Exact channels (:mod:`bcdp.randomness.mechanisms`) at rational ``e^eps`` in {2, 4, 9} and k in {3, 4, 5}:
 their exact LDP ratios (:func:`bcdp.randomness.model.ldp_epsilon_ratio`) against a brute-force oracle
 written here, and their certified randomness ``max_x H(Y|X=x)`` (:func:`bcdp.randomness.model.mechanism_randomness`)
-against the printed formulas at 50 digits (mpmath, ``eps = log e_eps``).  Findings: RR and BH equal the
+against the printed formulas at 50 digits (mpmath, ``eps = log e_eps``); the HR channel against (7.49) with
+the [ASZ19] parameters of Sec. 7.5.2 recomputed here (its entries and exact randomness).  Findings: RR and BH equal the
 printed entries; HR is below its printed bound; RAPPOR as printed (each bit flipped with probability
 ``1/(e^eps+1)``) has randomness exactly ``k H2`` but is ``2 eps``-LDP (ratio ``e^{2 eps}`` exactly: two
 inputs differ in two bits); the eps-LDP RAPPOR (``eps/2`` per bit) needs ``k H2(e^{eps/2}/(e^{eps/2}+1))``,
