@@ -7,7 +7,7 @@
 - :func:`product_law`, :func:`mixture_pair`: the laws of ``Y^n`` (``n`` users, one mechanism ``Q``)
   under ``p^nu`` and the *normalised* mixtures ``M^n_{+j}``, ``M^n_{-j}`` (uniform over the ``nu``
   with ``nu_j = +1``, resp. ``-1``);
-- :func:`assouad_rhs`: ``phi(delta) sum_j (1 - ||M^n_{+j} - M^n_{-j}||_TV)`` (Lemma F.1.2, (F.17)), exact;
+- :func:`assouad_rhs`: ``phi(delta) sum_j (1 - ||M^n_{+j} - M^n_{-j}||_TV)`` (Lemma F.1.2, (F.12) = (F.17)), exact;
 - :func:`bayes_risk`: the exact Bayes risk under the uniform prior on the packing (Bayes-optimal
   estimator: posterior mean for ``l2^2``, posterior median per coordinate for ``l1``);
 - :func:`lemma731_rhs`: ``phi(delta) (k/2) (1 - sqrt((n/2) max_{j, nu: nu_j = 1} D_KL(M^nu || M^{nu - 2e_j})))``,
@@ -148,7 +148,7 @@ def total_variation(a: Law, b: Law) -> Fraction:
 
 
 def assouad_rhs(q: Sequence[Sequence[Any]], k: int, delta: Any, n: int, loss: str = "l2") -> Fraction:
-    """Exact right-hand side of Lemma F.1.2, (F.17): ``phi(delta) sum_{j <= k/2} (1 - ||M^n_{+j} -
+    """Exact right-hand side of Lemma F.1.2, (F.12) (the end (F.17) of its proof in App. F.3): ``phi(delta) sum_{j <= k/2} (1 - ||M^n_{+j} -
     M^n_{-j}||_TV)`` with normalised mixtures."""
     k, d = _k_delta(k, delta)
     laws = _laws(q, k, d, n)
