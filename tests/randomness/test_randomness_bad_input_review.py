@@ -27,6 +27,11 @@ COIN = [[F(1, 2), F(1, 2)]]
     lambda: model.exact_risk([[1]], lambda s: 5, [1], 1),
     lambda: assouad.bayes_risk([[int(i == j) for j in range(8)] for i in range(8)], 8, F(1, 16), 4),  # took 9 s
     lambda: assouad.assouad_rhs(KRR, 4, F(1, 8), 10 ** 9),
+    lambda: assouad.signs(10 ** 9),                               # would enumerate 2^(5 10^8) sign vectors
+    lambda: assouad.signs(5),
+    lambda: assouad.phi(0.5, "l2"),
+    lambda: assouad.total_variation([F(1)], [F(1)]),
+    lambda: model.loss_value([F(1)], [F(1, 2), F(1, 2)], "l1"),  # zip used to drop the extra entry silently
     lambda: assouad.mixture_pair(KRR, 4, 0, 1, "1"),
     lambda: assouad.mixture_pair(KRR, 4, 0, 1, True),
     lambda: assouad.chi2_chain(KRR, 4, F(1, 8), "1", (1, 1), 2),

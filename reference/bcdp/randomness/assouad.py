@@ -56,12 +56,14 @@ def _loss(loss: str) -> str:
 
 
 def phi(x: Fraction, loss: str) -> Fraction:
-    """``phi(x) = x^2`` (``l2^2``) or ``|x|`` (``l1``), footnote 6 of Sec. 7.3.1."""
+    """``phi(x) = x^2`` (``l2^2``) or ``|x|`` (``l1``), footnote 6 of Sec. 7.3.1; ``x`` exact."""
+    x = to_fraction(x, "x")
     return x * x if _loss(loss) == "l2" else abs(x)
 
 
 def signs(k: int) -> list[tuple[int, ...]]:
-    """All ``nu in {-1, 1}^{k/2}`` (lexicographic)."""
+    """All ``nu in {-1, 1}^{k/2}`` (lexicographic); ``k`` even in ``[2, MAX_K]``."""
+    k, _ = _k_delta(k, 0)
     return list(itertools.product((-1, 1), repeat=k // 2))
 
 
@@ -142,7 +144,10 @@ def _mixtures(laws: dict[tuple[int, ...], Law], j: int) -> tuple[Law, Law]:
 
 
 def total_variation(a: Law, b: Law) -> Fraction:
-    """``sup_A |a(A) - b(A)| = (1/2) sum |a - b|`` for two probability laws on the same finite set."""
+    """``sup_A |a(A) - b(A)| = (1/2) sum |a - b|`` for two probability laws on the same finite set
+    (mappings outcome -> exact probability)."""
+    if not isinstance(a, dict) or not isinstance(b, dict):
+        raise InvalidInputError("total_variation takes two laws given as dicts outcome -> probability")
     keys = set(a) | set(b)
     return sum((abs(a.get(s, Fraction(0)) - b.get(s, Fraction(0))) for s in keys), Fraction(0)) / 2
 

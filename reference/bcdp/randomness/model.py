@@ -229,7 +229,10 @@ def output_marginal(q: Sequence[Sequence[Any]], p: Sequence[Any]) -> tuple[Fract
 
 
 def loss_value(p_hat: Sequence[Fraction], p: Sequence[Fraction], loss: str) -> Fraction:
-    """``l1 = sum_j |p_hat_j - p_j|`` or ``l2 = sum_j (p_hat_j - p_j)^2`` (the l2^2 loss), exact."""
+    """``l1 = sum_j |p_hat_j - p_j|`` or ``l2 = sum_j (p_hat_j - p_j)^2`` (the l2^2 loss), exact; the two
+    vectors must have the same length."""
+    if len(p_hat) != len(p):
+        raise InvalidInputError(f"p_hat has {len(p_hat)} entries, p has {len(p)}")
     if loss == "l1":
         return sum((abs(a - b) for a, b in zip(p_hat, p)), Fraction(0))
     if loss == "l2":
