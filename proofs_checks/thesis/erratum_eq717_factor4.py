@@ -75,7 +75,8 @@ def _agrees(lib, orc) -> bool:
     return (lib["chi2"] == orc["chi2"] and lib["S"] == orc["S"] and lib["step_d_printed"] == orc["printed"]
             and lib["step_d_corrected"] == orc["corrected"] and lib["denominator_bound"] == orc["denominator"]
             and lo(lib["kl"]) <= orc["kl"] + mpmath.mpf(10) ** -40 and orc["kl"] <= hi(lib["kl"]) + mpmath.mpf(10) ** -40
-            and lo(lib["kl_sym"]) <= orc["kl_sym"] + mpmath.mpf(10) ** -40)
+            and lo(lib["kl_sym"]) <= orc["kl_sym"] + mpmath.mpf(10) ** -40
+            and orc["kl_sym"] <= hi(lib["kl_sym"]) + mpmath.mpf(10) ** -40)
 
 
 STEP_B = ((Fraction(2, 5), Fraction(3, 5)), (Fraction(2, 5), Fraction(3, 5)),

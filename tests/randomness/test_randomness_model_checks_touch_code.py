@@ -117,3 +117,15 @@ def test_table71_bad_hr(monkeypatch):
     # review h7rev1: before, any eps-LDP channel below the HR bound (e.g. k-RR) passed as HR
     monkeypatch.setattr(mechanisms, "hadamard_response", lambda k, e, params=None: mechanisms.k_rr(k, e))
     assert verdict("thesis.erratum_table71_rappor") == "refuted"
+
+
+def test_eq717_bad_symmetric_kl(monkeypatch):
+    # review h7rev1: only the lower end of kl_sym was compared with the oracle (a zero kl_sym passed)
+    real = assouad.chi2_chain
+
+    def twin(*a, **kw):
+        c = dict(real(*a, **kw))
+        c["kl_sym"] = (Fraction(0), Fraction(0))
+        return c
+    monkeypatch.setattr(assouad, "chi2_chain", twin)
+    assert verdict("thesis.erratum_eq717_factor4") == "refuted"
