@@ -8,7 +8,8 @@ step (c) is ``4 delta^2 (...)``, and the final bound is ``8 delta^2 e^eps S``.  
 channel, certified KL): k = 4, e^eps = 3/2, the (log(3/2), 1 bit)-LDP mechanism with rows
 (3/5, 2/5), (2/5, 3/5), (2/5, 3/5), (2/5, 3/5), delta = 1/4 = 1/k, j = 1, nu = (+1, +1): D_KL = 0.02041...
 > the printed bound 3/200.  The corrected chain ``KL <= chi^2 = 4 delta^2 S' <= 8 delta^2 e^eps S``
-and (7.18) hold exactly on every certified-feasible ``4 x 2`` mechanism of the grid 1/5 (e^eps = 3/2, 2)
+and (7.18) hold exactly on every certified-feasible ``4 x 2`` mechanism of the grid 1/5 (e^eps = 3/2, 2; the
+feasible set of :func:`bcdp.randomness.model.feasible_mechanisms` is compared with an enumeration written here)
 at delta in {1/4, 1/8}; the printed bound fails on a stated fraction of them.
 Step (b) is also false as printed: ``sum_y (M - M') log(M/M') <= sum_y (M - M')^2 / M'`` fails (``log x <= x - 1``
 reverses its direction where ``M < M'``); e.g. rows (2/5, 3/5), (2/5, 3/5), (3/5, 2/5), (2/5, 3/5), delta = 1/4:
@@ -20,6 +21,7 @@ marginals by hand, KL with mpmath at 50 digits).
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 
 import mpmath
@@ -73,7 +75,8 @@ def _agrees(lib, orc) -> bool:
     return (lib["chi2"] == orc["chi2"] and lib["S"] == orc["S"] and lib["step_d_printed"] == orc["printed"]
             and lib["step_d_corrected"] == orc["corrected"] and lib["denominator_bound"] == orc["denominator"]
             and lo(lib["kl"]) <= orc["kl"] + mpmath.mpf(10) ** -40 and orc["kl"] <= hi(lib["kl"]) + mpmath.mpf(10) ** -40
-            and lo(lib["kl_sym"]) <= orc["kl_sym"] + mpmath.mpf(10) ** -40)
+            and lo(lib["kl_sym"]) <= orc["kl_sym"] + mpmath.mpf(10) ** -40
+            and orc["kl_sym"] <= hi(lib["kl_sym"]) + mpmath.mpf(10) ** -40)
 
 
 STEP_B = ((Fraction(2, 5), Fraction(3, 5)), (Fraction(2, 5), Fraction(3, 5)),
@@ -86,6 +89,21 @@ def _step_b_witness() -> dict:
     orc = _oracle(STEP_B, Fraction(1, 4), 1, (1, 1), E_WITNESS)
     return {"Q": [[str(v) for v in r] for r in STEP_B], "delta": "1/4", "kl_sym": mpmath.nstr(orc["kl_sym"], 15),
             "chi2": str(orc["chi2"]), "kl": mpmath.nstr(orc["kl"], 15), "fails": bool(orc["kl_sym"] > mpmath.mpf(orc["chi2"].numerator) / orc["chi2"].denominator)}
+
+
+def _oracle_feasible(e: Fraction) -> set:
+    """Every 4 x 2 mechanism with entries in (1/5) Z that is (log e, 1 bit)-LDP, enumerated here: the rows are
+    (a/5, 1 - a/5), whose binary entropy is < 1 bit for every a (no 1/2 on this grid, so no tie), and a
+    pair of rows is within the ratio e iff both columns are (a zero next to a non-zero never is)."""
+    rows = [(Fraction(a, 5), Fraction(5 - a, 5)) for a in range(6)]
+
+    def close(r, s):
+        return all((u == v == 0) or (u and v and u <= e * v and v <= e * u) for u, v in zip(r, s))
+    out = set()
+    for mat in itertools.product(rows, repeat=K):
+        if all(close(r, s) for r in mat for s in mat):
+            out.add(mat)
+    return out
 
 
 def check() -> ClaimResult:
@@ -101,7 +119,11 @@ def check() -> ClaimResult:
             keep(fails, {"what": "witness", "agrees": _agrees(lib, orc), "feasible": feasible_witness})
         tested = printed_fails = step_b_fails = 0
         for e in (Fraction(3, 2), Fraction(2)):
-            for q in model.feasible_mechanisms(K, 2, 5, e, 1, "bits"):
+            feasible = model.feasible_mechanisms(K, 2, 5, e, 1, "bits")
+            if set(feasible) != _oracle_feasible(e) or len(feasible) != len(set(feasible)):
+                keep(fails, {"what": "feasible set != oracle enumeration", "e_eps": str(e), "library": len(feasible),
+                             "oracle": len(_oracle_feasible(e))})
+            for q in feasible:
                 for delta in (Fraction(1, 4), Fraction(1, 8)):
                     for nu in ((1, 1), (1, -1)):
                         chain = assouad.chi2_chain(q, K, delta, 1, nu, e)

@@ -7,7 +7,8 @@ BH ``H2(e^eps/(e^eps+1))``, for eps-LDP mechanisms.
 Exact channels (:mod:`bcdp.randomness.mechanisms`) at rational ``e^eps`` in {2, 4, 9} and k in {3, 4, 5}:
 their exact LDP ratios (:func:`bcdp.randomness.model.ldp_epsilon_ratio`) against a brute-force oracle
 written here, and their certified randomness ``max_x H(Y|X=x)`` (:func:`bcdp.randomness.model.mechanism_randomness`)
-against the printed formulas at 50 digits (mpmath, ``eps = log e_eps``).  Findings: RR and BH equal the
+against the printed formulas at 50 digits (mpmath, ``eps = log e_eps``); the HR channel against (7.49) with
+the [ASZ19] parameters of Sec. 7.5.2 recomputed here (its entries and exact randomness).  Findings: RR and BH equal the
 printed entries; HR is below its printed bound; RAPPOR as printed (each bit flipped with probability
 ``1/(e^eps+1)``) has randomness exactly ``k H2`` but is ``2 eps``-LDP (ratio ``e^{2 eps}`` exactly: two
 inputs differ in two bits); the eps-LDP RAPPOR (``eps/2`` per bit) needs ``k H2(e^{eps/2}/(e^{eps/2}+1))``,
@@ -92,6 +93,31 @@ def _irrational_grid() -> tuple[int, int]:
     return below, total
 
 
+def _ceil_log2(x: Fraction) -> int:
+    j = 0
+    while 2 ** j < x:
+        j += 1
+    return j
+
+
+def _hr_oracle(k: int, e: Fraction):
+    """The [ASZ19, Sec. 5] HR of Sec. 7.5.2 from its printed recipe: ``B = 2^(ceil(log2 min{e^eps, 2k}) - 1)``,
+    ``b = 2^ceil(log2(k/B + 1))``, ``K = B b``, ``s = b/2``; every row of (7.49) has ``s`` entries
+    ``e^eps/t`` and ``K - s`` entries ``1/t`` (``t = s e^eps + K - s``), so its entropy is
+    ``log t - s e^eps eps / t`` nats.  Returns ``(K, s, t, randomness in nats)``."""
+    big_b = 2 ** (_ceil_log2(min(e, Fraction(2 * k))) - 1)
+    b = 2 ** _ceil_log2(Fraction(k, big_b) + 1)
+    big_k, s = big_b * b, b // 2
+    t = s * e + big_k - s
+    return big_k, s, t, mpmath.log(_mp(t)) - s * _mp(e) * mpmath.log(_mp(e)) / _mp(t)
+
+
+def _hr_matches(q, k: int, e: Fraction) -> bool:
+    big_k, s, t, _ = _hr_oracle(k, e)
+    return (len(q) == k and all(len(row) == big_k and sorted(row) == [1 / t] * (big_k - s) + [e / t] * s
+                                for row in q) and len(set(q)) == k)
+
+
 def check() -> ClaimResult:
     fails: list = []
     rows = []
@@ -112,7 +138,11 @@ def check() -> ClaimResult:
                 actual = model.mechanism_randomness(q, "nats")
                 if ratio != _ratio(q) or ratio != want:
                     keep(fails, {"k": k, "e_eps": str(e), "mechanism": name, "what": "LDP ratio", "ratio": str(ratio)})
-                ok = _inside(actual, printed[name]) if name != "HR" else _mp(actual.upper) <= printed[name]
+                if name == "HR":   # (7.49) with the [ASZ19] parameters, exactly; then below the printed bound
+                    ok = (_hr_matches(q, k, e) and _inside(actual, _hr_oracle(k, e)[3])
+                          and _mp(actual.upper) <= printed[name])
+                else:
+                    ok = _inside(actual, printed[name])
                 if not ok:
                     keep(fails, {"k": k, "e_eps": str(e), "mechanism": name, "what": "randomness vs printed"})
                 rows.append({"k": k, "e_eps": str(e), "mechanism": name, "ldp_ratio": str(ratio),

@@ -1,4 +1,7 @@
-"""Thesis Lemma F.1.2 (Assouad's method, [DJW18]), eq. (F.17), App. F.1.1 / F.3, on tiny instances.
+"""Thesis Lemma F.1.2 (Assouad's method, [DJW18]), eq. (F.12), App. F.1.1 / F.3, on tiny instances.
+
+(The lemma is displayed as (F.12); its proof in App. F.3 ends with the same right-hand side at (F.17), the
+name used below.)
 
 Printed: ``r(Q^n) = inf_{p_hat} sup_{p in Delta_k} E[l(p_hat(Y^n), p)] >= phi(delta) sum_{j <= k/2}
 (1 - ||M^n_{+j} - M^n_{-j}||_TV)`` for the packing (7.13) and the separation (7.14).
@@ -28,7 +31,7 @@ CLAIM = ClaimSpec(
     id="THESIS-LemmaF.1.2",
     paper="thesis",
     group="randomness",
-    where="Lemma F.1.2, eq. (F.17), App. F.1.1 and F.3 (packing (7.13), separation (7.14), Sec. 7.3.1)",
+    where="Lemma F.1.2, eq. (F.12) (= the end (F.17) of its proof), App. F.1.1 and F.3 (packing (7.13), separation (7.14), Sec. 7.3.1)",
     statement="Assouad: inf_p_hat sup_p E[l(p_hat(Y^n), p)] >= phi(delta) sum_{j<=k/2} (1 - ||M^n_{+j} - M^n_{-j}||_TV).",
     expected="confirmed",
     also_checked_in=("`tests/randomness/test_randomness_assouad.py`",),

@@ -98,3 +98,34 @@ def test_table71_bad_levels(monkeypatch):
 def test_table71_bad_rr(monkeypatch):
     monkeypatch.setattr(mechanisms, "k_rr", lambda k, e: mechanisms.hadamard_response(k, e) if e >= 2 else None)
     assert verdict("thesis.erratum_table71_rappor") == "refuted"
+
+
+def test_eq717_bad_feasible_set(monkeypatch):
+    # review h7rev1: before, the verdict did not depend on feasible_mechanisms at all (an empty list passed)
+    real = model.feasible_mechanisms
+    monkeypatch.setattr(model, "feasible_mechanisms",     # off by one in the grid
+                        lambda k, m, grid, e, r, unit="bits", prec=128: real(k, m, grid - 1, e, r, unit, prec))
+    assert verdict("thesis.erratum_eq717_factor4") == "refuted"
+
+
+def test_eq717_empty_feasible_set(monkeypatch):
+    monkeypatch.setattr(model, "feasible_mechanisms", lambda *a, **kw: [])
+    assert verdict("thesis.erratum_eq717_factor4") == "refuted"
+
+
+def test_table71_bad_hr(monkeypatch):
+    # review h7rev1: before, any eps-LDP channel below the HR bound (e.g. k-RR) passed as HR
+    monkeypatch.setattr(mechanisms, "hadamard_response", lambda k, e, params=None: mechanisms.k_rr(k, e))
+    assert verdict("thesis.erratum_table71_rappor") == "refuted"
+
+
+def test_eq717_bad_symmetric_kl(monkeypatch):
+    # review h7rev1: only the lower end of kl_sym was compared with the oracle (a zero kl_sym passed)
+    real = assouad.chi2_chain
+
+    def twin(*a, **kw):
+        c = dict(real(*a, **kw))
+        c["kl_sym"] = (Fraction(0), Fraction(0))
+        return c
+    monkeypatch.setattr(assouad, "chi2_chain", twin)
+    assert verdict("thesis.erratum_eq717_factor4") == "refuted"

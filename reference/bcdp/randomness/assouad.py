@@ -7,7 +7,7 @@
 - :func:`product_law`, :func:`mixture_pair`: the laws of ``Y^n`` (``n`` users, one mechanism ``Q``)
   under ``p^nu`` and the *normalised* mixtures ``M^n_{+j}``, ``M^n_{-j}`` (uniform over the ``nu``
   with ``nu_j = +1``, resp. ``-1``);
-- :func:`assouad_rhs`: ``phi(delta) sum_j (1 - ||M^n_{+j} - M^n_{-j}||_TV)`` (Lemma F.1.2, (F.17)), exact;
+- :func:`assouad_rhs`: ``phi(delta) sum_j (1 - ||M^n_{+j} - M^n_{-j}||_TV)`` (Lemma F.1.2, (F.12) = (F.17)), exact;
 - :func:`bayes_risk`: the exact Bayes risk under the uniform prior on the packing (Bayes-optimal
   estimator: posterior mean for ``l2^2``, posterior median per coordinate for ``l1``);
 - :func:`lemma731_rhs`: ``phi(delta) (k/2) (1 - sqrt((n/2) max_{j, nu: nu_j = 1} D_KL(M^nu || M^{nu - 2e_j})))``,
@@ -33,6 +33,9 @@ from bcdp.randomness import model
 #: Largest number of output sequences (``m^n``) and of sign vectors (``2^{k/2}``) enumerated.
 MAX_SEQUENCES = 20_000
 MAX_K = 8
+#: Largest ``2^(k/2) m^n k`` (sign vectors x output sequences x coordinates) of the exact Bayes risk and
+#: the (F.17) right-hand side (k = 8, m = 8, n = 4 took 9 s).
+MAX_WORK = 300_000
 
 Law = dict[tuple[int, ...], Fraction]
 
@@ -53,19 +56,22 @@ def _loss(loss: str) -> str:
 
 
 def phi(x: Fraction, loss: str) -> Fraction:
-    """``phi(x) = x^2`` (``l2^2``) or ``|x|`` (``l1``), footnote 6 of Sec. 7.3.1."""
+    """``phi(x) = x^2`` (``l2^2``) or ``|x|`` (``l1``), footnote 6 of Sec. 7.3.1; ``x`` exact."""
+    x = to_fraction(x, "x")
     return x * x if _loss(loss) == "l2" else abs(x)
 
 
 def signs(k: int) -> list[tuple[int, ...]]:
-    """All ``nu in {-1, 1}^{k/2}`` (lexicographic)."""
+    """All ``nu in {-1, 1}^{k/2}`` (lexicographic); ``k`` even in ``[2, MAX_K]``."""
+    k, _ = _k_delta(k, 0)
     return list(itertools.product((-1, 1), repeat=k // 2))
 
 
 def packing(k: int, delta: Any, nu: Sequence[int]) -> tuple[Fraction, ...]:
     """``p^nu`` of eq. (7.13); ``k`` even, ``0 <= delta <= 1/k`` (ValidityConditionError otherwise)."""
     k, d = _k_delta(k, delta)
-    if len(nu) != k // 2 or any(v not in (-1, 1) for v in nu):
+    if isinstance(nu, (str, bytes)) or not hasattr(nu, "__len__") or len(nu) != k // 2 \
+            or any(isinstance(v, bool) or v not in (-1, 1) for v in nu):
         raise InvalidInputError(f"nu must be a vector of k/2 = {k // 2} signs +-1")
     half = [Fraction(1, k) + d * v for v in nu]
     return tuple(half + [Fraction(1, k) - d * v for v in nu])
@@ -90,8 +96,7 @@ def separation_sides(p_hat: Sequence[Any], k: int, delta: Any, nu: Sequence[int]
 def product_law(q: Sequence[Sequence[Any]], p: Sequence[Any], n: int) -> Law:
     """The law of ``Y^n`` for ``n`` users with mechanism ``Q`` and i.i.d. ``X_i ~ p`` (product of (7.15))."""
     law = model.output_marginal(q, p)
-    if len(law) ** n > MAX_SEQUENCES:
-        raise InvalidInputError(f"m^n = {len(law)}^{n} sequences exceed {MAX_SEQUENCES}")
+    n = model.check_sequences(len(law), n, MAX_SEQUENCES)
     out: Law = {}
     for seq in itertools.product(range(len(law)), repeat=n):
         prob = Fraction(1)
@@ -105,8 +110,10 @@ def _laws(q: Sequence[Sequence[Any]], k: int, d: Fraction, n: int) -> dict[tuple
     mat = model.mechanism(q)
     if len(mat) != k:
         raise InvalidInputError(f"the mechanism has {len(mat)} inputs, expected k = {k}")
-    if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise InvalidInputError(f"n must be a positive integer, got {n!r}")
+    n = model.check_sequences(len(mat[0]), n, MAX_SEQUENCES)
+    work = 2 ** (k // 2) * len(mat[0]) ** n * k
+    if work > MAX_WORK:
+        raise InvalidInputError(f"2^(k/2) m^n k = {work} exceeds {MAX_WORK} (k = {k}, m = {len(mat[0])}, n = {n})")
     return {nu: product_law(mat, packing(k, d, nu), n) for nu in signs(k)}
 
 
@@ -115,9 +122,14 @@ def mixture_pair(q: Sequence[Sequence[Any]], k: int, delta: Any, n: int, j: int)
     product laws over the ``nu`` with ``nu_j = +1``, resp. ``-1`` (Sec. 7.3.1 prints the weight
     ``1/|V|``, which gives measures of mass 1/2; ``2/|V|`` is what (F.17) needs)."""
     k, d = _k_delta(k, delta)
-    if not 1 <= j <= k // 2:
-        raise InvalidInputError(f"j must be in [1, {k // 2}], got {j}")
+    j = _j(j, k)
     return _mixtures(_laws(q, k, d, n), j)
+
+
+def _j(j: Any, k: int) -> int:
+    if isinstance(j, bool) or not isinstance(j, int) or not 1 <= j <= k // 2:
+        raise InvalidInputError(f"j must be an integer in [1, {k // 2}], got {j!r}"[:120])
+    return j
 
 
 def _mixtures(laws: dict[tuple[int, ...], Law], j: int) -> tuple[Law, Law]:
@@ -132,13 +144,16 @@ def _mixtures(laws: dict[tuple[int, ...], Law], j: int) -> tuple[Law, Law]:
 
 
 def total_variation(a: Law, b: Law) -> Fraction:
-    """``sup_A |a(A) - b(A)| = (1/2) sum |a - b|`` for two probability laws on the same finite set."""
+    """``sup_A |a(A) - b(A)| = (1/2) sum |a - b|`` for two probability laws on the same finite set
+    (mappings outcome -> exact probability)."""
+    if not isinstance(a, dict) or not isinstance(b, dict):
+        raise InvalidInputError("total_variation takes two laws given as dicts outcome -> probability")
     keys = set(a) | set(b)
     return sum((abs(a.get(s, Fraction(0)) - b.get(s, Fraction(0))) for s in keys), Fraction(0)) / 2
 
 
 def assouad_rhs(q: Sequence[Sequence[Any]], k: int, delta: Any, n: int, loss: str = "l2") -> Fraction:
-    """Exact right-hand side of Lemma F.1.2, (F.17): ``phi(delta) sum_{j <= k/2} (1 - ||M^n_{+j} -
+    """Exact right-hand side of Lemma F.1.2, (F.12) (the end (F.17) of its proof in App. F.3): ``phi(delta) sum_{j <= k/2} (1 - ||M^n_{+j} -
     M^n_{-j}||_TV)`` with normalised mixtures."""
     k, d = _k_delta(k, delta)
     laws = _laws(q, k, d, n)
@@ -240,11 +255,12 @@ def chi2_chain(q: Sequence[Sequence[Any]], k: int, delta: Any, j: int, nu: Seque
     ee = to_fraction(e_eps, "e_eps")
     if ee < 1:
         raise InvalidInputError(f"e_eps must be >= 1, got {brief_number(ee)}")
-    if len(mat) != k or not 1 <= j <= k // 2 or len(nu) != k // 2 or nu[j - 1] != 1:
+    j = _j(j, k)
+    a = model.output_marginal(mat, packing(k, d, nu)) if len(mat) == k else None
+    if a is None or nu[j - 1] != 1:
         raise InvalidInputError("need a k-input mechanism, 1 <= j <= k/2 and nu with nu_j = +1")
     other = list(nu)
     other[j - 1] = -1
-    a = model.output_marginal(mat, packing(k, d, nu))
     b = model.output_marginal(mat, packing(k, d, other))
     if any(y == 0 and x != 0 for x, y in zip(a, b)):
         raise InvalidInputError("M^{nu-2e_j} vanishes where M^nu does not (chi^2 infinite)")

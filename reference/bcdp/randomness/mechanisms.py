@@ -31,12 +31,14 @@ from fractions import Fraction
 from math import comb
 from typing import Any
 
-from bcdp.core.errors import InvalidInputError
+from bcdp.core.errors import InvalidInputError, ValidityConditionError
 from bcdp.core.numbers import brief_number, to_fraction
 
 #: Largest k of the explicit RAPPOR channel (2^k outputs) and of the other channels.
 MAX_RAPPOR_K = 12
 MAX_K = 4096
+#: Largest number of entries (``k x m``) of an explicit channel built here (k-RR at k = 4096 took 81 s).
+MAX_ENTRIES = 1 << 18
 MECHANISMS = ("RAPPOR", "RR", "HR", "BH")
 
 
@@ -51,6 +53,25 @@ def _e(e_eps: Any, name: str = "e_eps") -> Fraction:
     if e < 1:
         raise InvalidInputError(f"{name} must be >= 1, got {brief_number(e)}")
     return e
+
+
+def _entries(k: int, m: int, what: str) -> None:
+    if k * m > MAX_ENTRIES:
+        raise InvalidInputError(f"the {what} channel would have {k} x {m} entries, more than {MAX_ENTRIES}")
+
+
+def _hr_params(params: Any) -> tuple[int, int]:
+    """``(B, b)`` from ``params``: positive integers, ``b >= 2`` a power of 2 (Sylvester ``H_b``)."""
+    try:
+        big_b, b = params["B"], params["b"]
+    except (TypeError, KeyError):
+        raise InvalidInputError("HR params must be a mapping with integer entries 'B' and 'b'") from None
+    for name, v in (("B", big_b), ("b", b)):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 1:
+            raise InvalidInputError(f"HR parameter {name} must be a positive integer, got {v!r}"[:120])
+    if b < 2 or b & (b - 1):
+        raise InvalidInputError(f"HR parameter b must be a power of 2 >= 2, got {brief_number(b)}")
+    return big_b, b
 
 
 def hadamard_entry(r: int, c: int) -> int:
@@ -70,6 +91,7 @@ def _ceil_log2(x: Fraction) -> int:
 def k_rr(k: int, e_eps: Any) -> tuple[tuple[Fraction, ...], ...]:
     """k-ary randomized response [War65], exact; eps-LDP with ``e^eps = e_eps``."""
     k, e = _k(k), _e(e_eps)
+    _entries(k, k, "k-RR")
     t = k - 1 + e
     return tuple(tuple(e / t if y == x else 1 / t for y in range(k)) for x in range(k))
 
@@ -93,7 +115,8 @@ def rappor(k: int, e_eps: Any, e_bit: Any = None) -> tuple[tuple[Fraction, ...],
 def binary_hadamard(k: int, e_eps: Any, group: int = 1, q: Any = None) -> tuple[tuple[Fraction, ...], ...]:
     """The binary mechanism (7.27) of group ``group`` (a column ``1 <= group < K`` of ``H_K``, from 0;
     column 0 is all ``+1`` and gives a constant channel): ``P(Y=1|x) = q`` if ``H_K[x][group] = +1``
-    else ``q/e_eps``; ``q = e_eps/(e_eps+1)`` by default.  Outputs ``(Y=0, Y=1)``."""
+    else ``q/e_eps``; ``q = e_eps/(e_eps+1)`` by default; ``q <= e_eps/(e_eps+1)`` (else the channel is
+    not eps-LDP: ValidityConditionError).  Outputs ``(Y=0, Y=1)``."""
     k, e = _k(k), _e(e_eps)
     big_k = 2 ** _ceil_log2(Fraction(k))
     if isinstance(group, bool) or not isinstance(group, int) or not 0 <= group < big_k:
@@ -101,6 +124,9 @@ def binary_hadamard(k: int, e_eps: Any, group: int = 1, q: Any = None) -> tuple[
     qq = e / (e + 1) if q is None else to_fraction(q, "q")
     if not 0 <= qq <= 1:
         raise InvalidInputError(f"q must be a probability, got {brief_number(qq)}")
+    if qq > e / (e + 1):
+        raise ValidityConditionError(f"(7.27) is eps-LDP only for q <= e^eps/(e^eps+1) = {brief_number(e / (e + 1))}, "
+                                     f"got q = {brief_number(qq)}")
     rows = []
     for x in range(k):
         one = qq if hadamard_entry(x, group) == 1 else qq / e
@@ -135,9 +161,9 @@ def hadamard_response(k: int, e_eps: Any, params: dict[str, int] | None = None) 
     """The HR channel (7.49) on ``[K]`` with our ``C_x``; ``params`` = ``{"B", "b"}`` (default
     :func:`hr_parameters`)."""
     k, e = _k(k), _e(e_eps)
-    par = hr_parameters(k, e) if params is None else params
-    big_b, b = int(par["B"]), int(par["b"])
+    big_b, b = _hr_params(hr_parameters(k, e) if params is None else params)
     big_k, s = big_b * b, b // 2
+    _entries(k, big_k, "HR")
     t = s * e + big_k - s
     return tuple(tuple(e / t if y in cx else 1 / t for y in range(big_k)) for cx in hr_sets(k, big_b, b))
 
@@ -160,7 +186,8 @@ def row_levels(name: str, k: int, big_e: Any, params: dict[str, int] | None = No
     if name == "HR":
         if params is None:
             raise InvalidInputError("HR needs params {'B', 'b'}")
-        big_k, s = int(params["B"]) * int(params["b"]), int(params["b"]) // 2
+        big_b, b = _hr_params(params)
+        big_k, s = big_b * b, b // 2
         t = big_e * s + (big_k - s)
         return [[(big_e / t, s), (1 / t, big_k - s)] for _ in range(k)]
     raise InvalidInputError(f"mechanism must be one of {MECHANISMS}, got {name!r}")

@@ -229,7 +229,10 @@ def output_marginal(q: Sequence[Sequence[Any]], p: Sequence[Any]) -> tuple[Fract
 
 
 def loss_value(p_hat: Sequence[Fraction], p: Sequence[Fraction], loss: str) -> Fraction:
-    """``l1 = sum_j |p_hat_j - p_j|`` or ``l2 = sum_j (p_hat_j - p_j)^2`` (the l2^2 loss), exact."""
+    """``l1 = sum_j |p_hat_j - p_j|`` or ``l2 = sum_j (p_hat_j - p_j)^2`` (the l2^2 loss), exact; the two
+    vectors must have the same length."""
+    if len(p_hat) != len(p):
+        raise InvalidInputError(f"p_hat has {len(p_hat)} entries, p has {len(p)}")
     if loss == "l1":
         return sum((abs(a - b) for a, b in zip(p_hat, p)), Fraction(0))
     if loss == "l2":
@@ -239,7 +242,21 @@ def loss_value(p_hat: Sequence[Fraction], p: Sequence[Fraction], loss: str) -> F
 
 def _n(n: Any) -> int:
     if isinstance(n, bool) or not isinstance(n, int) or n < 1:
-        raise InvalidInputError(f"n must be a positive integer, got {n!r}")
+        raise InvalidInputError(f"n must be a positive integer, got {brief_number(n) if isinstance(n, int) else repr(n)[:40]}")
+    return n
+
+
+def check_sequences(m: int, n: Any, cap: int) -> int:
+    """``n`` (a positive integer) if the ``m^n`` output sequences of length ``n`` stay within ``cap`` (and
+    their total length within ``16 cap``), else ``InvalidInputError``; ``m^n`` is never computed for a huge ``n``."""
+    n = _n(n)
+    count = 1
+    for _ in range(n if m > 1 else 0):
+        count *= m
+        if count > cap:
+            break
+    if count > cap or count * n > 16 * cap:
+        raise InvalidInputError(f"m^n = {m}^{brief_number(n)} output sequences of length n exceed the limit {cap}")
     return n
 
 
@@ -249,14 +266,12 @@ def exact_risk(q: Sequence[Sequence[Any]], estimator: Callable[[tuple[int, ...]]
     ``X_i ~ p`` (eqs. (7.4)-(7.6) before the inf/sup): enumerate all ``m^n`` output sequences
     (at most :data:`MAX_SEQUENCES`); ``estimator`` maps a tuple ``y^n`` to ``k`` exact numbers."""
     mat = mechanism(q)
-    n = _n(n)
     if loss not in LOSSES:
         raise InvalidInputError(f"loss must be 'l1' or 'l2', got {loss!r}")
     law = output_marginal(mat, p)
     pp = exact_pmf(p, "p")
     m, k = len(law), len(mat)
-    if m ** n > MAX_SEQUENCES:
-        raise InvalidInputError(f"m^n = {m}^{n} output sequences exceed {MAX_SEQUENCES}")
+    n = check_sequences(m, n, MAX_SEQUENCES)
     total = Fraction(0)
     for seq in itertools.product(range(m), repeat=n):
         prob = Fraction(1)
@@ -265,8 +280,12 @@ def exact_risk(q: Sequence[Sequence[Any]], estimator: Callable[[tuple[int, ...]]
         if prob == 0:
             continue
         est = estimator(seq)
-        if len(est) != k:
-            raise InvalidInputError(f"the estimator returned {len(est)} entries, expected {k}")
+        try:
+            size = len(est)
+        except TypeError:
+            raise InvalidInputError(f"the estimator must return a sequence of {k} numbers, got {type(est).__name__}") from None
+        if size != k:
+            raise InvalidInputError(f"the estimator returned {size} entries, expected {k}")
         total += prob * loss_value([to_fraction(v, "p_hat") for v in est], pp, loss)
     return total
 
