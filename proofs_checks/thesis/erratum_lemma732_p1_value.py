@@ -40,6 +40,8 @@ def check() -> ClaimResult:
         for eps, r in HIGH:
             target = oracle.classical(eps)
             assert oracle.mp(r) > oracle.critical_bits(eps)
+            cb = p1.classical_bound(eps)           # the closed form 2c^2 of (7.19) case 1, enclosed
+            high_ok &= oracle.mp(cb.lower) <= target <= oracle.mp(cb.upper) and cb.width < WIDTH
             for m in (2, 3, 4):
                 enc = p1.p1_solve(m, eps, r, "bits", starts=0)
                 inside = oracle.mp(enc.lower) <= target <= oracle.mp(enc.upper)
@@ -74,5 +76,5 @@ def check() -> ClaimResult:
                                      "value_at_(7.22)": mpmath.nstr(at_722, 15)},
                   "corrected": "the printed case-2 value drops the denominators; see THESIS-Lemma7.3.2-corrected "
                                "(V_bar = 2 p_R c^2 + p_R^2/(2(1-p_R)), proven) and p1.p1_solve enclosures",
-                  "library": "bcdp.randomness.p1 (p1_solve, p1_feasible_point, p1_value, p1_feasible, printed_lemma732_bound)"},
+                  "library": "bcdp.randomness.p1 (classical_bound, p1_solve, p1_feasible_point, p1_value, p1_feasible, printed_lemma732_bound)"},
     )

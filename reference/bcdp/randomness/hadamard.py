@@ -176,6 +176,8 @@ def ldp_status(q: Any, e_eps: Any, r: Any, unit: str = "bits", prec: int = 128) 
     """
     qq, e = check_q(q), check_e_eps(e_eps)
     rr = to_fraction(r, "R")
+    if rr < 0:
+        raise InvalidInputError(f"R must be >= 0, got {brief_number(rr)}")
     ldp = qq <= e / (e + 1)
     h_in = ent.binary_entropy(qq, unit, prec)
     h_out = ent.binary_entropy(qq / e, unit, prec)

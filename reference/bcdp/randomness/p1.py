@@ -60,7 +60,7 @@ from typing import Any, Sequence
 
 import numpy as np
 
-from bcdp.core.errors import InvalidInputError, ValidityConditionError
+from bcdp.core.errors import CertificationError, InvalidInputError, ValidityConditionError
 from bcdp.core.intervals import arb_precision, ball_ends, ball_of
 from bcdp.core.numbers import MAX_PREC_BITS, MIN_PREC_BITS, brief_number, check_precision, to_fraction
 from bcdp.core.results import Certified, decide_le
@@ -70,6 +70,10 @@ from bcdp.randomness import entropy as ent
 MAX_OUTPUTS = 8
 #: Largest eps accepted (e^eps must stay a manageable ball).
 MAX_EPS = 50
+#: Most random starts of the float search (each an SLSQP run: about 0.05 s at m = 8).
+MAX_STARTS = 200
+#: Most primal branches of the dual route (``splits^(2 depth)``, one float LP each: about 2 ms).
+MAX_BRANCHES = 4096
 #: Slack (relative) by which the float solver tightens the constraints before rationalising.
 _SLACK = 1e-7
 
@@ -346,7 +350,8 @@ def p1_dual_upper(m: int, eps: Any, r: Any, unit: str = "bits", prec: int = 128,
     None to choose them per branch by a float LP.  The bound is valid for any multipliers.  For
     certified ``R < H2`` the largest output's square is cut into ``splits^2`` cells (a primal branch
     each; the bound is the largest branch bound), which tightens the relaxation; ``depth = 2`` also
-    cuts the square of the second output (``splits^4`` branches: slower, tighter for m >= 3)."""
+    cuts the square of the second output (``splits^4`` branches: slower, tighter for m >= 3).  At most
+    ``MAX_BRANCHES`` = 4096 branches (``splits <= 64`` at depth 1, ``<= 8`` at depth 2): InvalidInputError beyond."""
     m, e, rr, prec = _m(m), _eps(eps), _r(r), _prec(prec)
     if unit not in ent.UNITS:
         raise InvalidInputError(f"unit must be 'bits' or 'nats', got {unit!r}")
@@ -354,6 +359,9 @@ def p1_dual_upper(m: int, eps: Any, r: Any, unit: str = "bits", prec: int = 128,
         raise InvalidInputError(f"splits must be an int in 1..64, got {splits!r}")
     if depth not in (1, 2) or isinstance(depth, bool):
         raise InvalidInputError(f"depth must be 1 or 2, got {depth!r}")
+    if splits ** (2 * depth) > MAX_BRANCHES:
+        raise InvalidInputError(f"splits^(2 depth) = {splits ** (2 * depth)} branches exceed {MAX_BRANCHES}; "
+                                "lower splits or depth")
     fixed = None
     if multipliers is not None:
         if len(multipliers) != 4:
@@ -448,8 +456,8 @@ def p1_feasible_point(m: int, eps: Any, r: Any, unit: str = "bits", starts: int 
     problem with constraints tightened by a relative slack, then rationalised and certified.  Falls
     back to ``a = b = (1, 0, ...)`` (value 0)."""
     m, e, rr, prec = _m(m), _eps(eps), _r(r), _prec(prec)
-    if isinstance(starts, bool) or not isinstance(starts, int) or not 0 <= starts <= 1000:
-        raise InvalidInputError(f"starts must be an int in 0..1000, got {starts!r}")
+    if isinstance(starts, bool) or not isinstance(starts, int) or not 0 <= starts <= MAX_STARTS:
+        raise InvalidInputError(f"starts must be an int in 0..{MAX_STARTS}, got {starts!r}")
     unit_log = math.log(2) if unit == "bits" else 1.0
     e_f = math.exp(float(e)) * (1 - _SLACK)
     r_nats = max(float(rr) * unit_log * (1 - _SLACK) - 1e-10, 0.0)
@@ -492,7 +500,7 @@ def p1_solve(m: int, eps: Any, r: Any, unit: str = "bits", starts: int = 6, seed
         routes["m1"] = Fraction(0)
     upper = min(routes.values())
     if upper < lower:  # impossible unless a bound is wrong: refuse rather than return nonsense
-        raise ArithmeticError("P1 enclosure inverted: an upper bound is below a feasible value")
+        raise CertificationError("P1 enclosure inverted: an upper bound is below a feasible value")
     return Certified(lower=lower, upper=upper, witness={"a": a, "b": b},
                      provenance="problem P1, thesis Sec. 7.3.1 eqs. (7.20)-(7.21)",
                      details={"routes": routes, "m": m, "eps": e, "R": rr, "unit": unit})

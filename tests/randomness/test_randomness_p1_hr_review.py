@@ -1,0 +1,73 @@
+"""Adversarial review of the single-level Ch. 7 chain (thesis Sec. 7.3.1-7.3.2, App. F.1-F.2): work caps
+of the P1 solver, the error class of an inverted enclosure, and bad twins the checks must catch (a loosened
+classical bound, an LDP status that never says no)."""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from fractions import Fraction as F
+
+import pytest
+from bcdp.core.errors import CertificationError, InvalidInputError
+from bcdp.randomness import hadamard, p1
+from check_verdicts import verdict
+
+
+def test_dual_branch_count_is_capped():
+    # splits^(2 depth) branches, each a float LP: splits = 16 at depth 2 is 65536 LPs (minutes)
+    with pytest.raises(InvalidInputError, match="branches"):
+        p1.p1_dual_upper(3, 1, F(1, 2), splits=16, depth=2)
+    with pytest.raises(InvalidInputError, match="splits"):
+        p1.p1_dual_upper(3, 1, F(1, 2), splits=65)
+    # the largest allowed grids still run (and stay upper bounds on a feasible value)
+    a, b = p1.p1_feasible_point(3, 1, F(1, 2), starts=0)
+    assert p1.p1_value(a, b) <= p1.p1_dual_upper(3, 1, F(1, 2), splits=8, depth=2).upper
+
+
+def test_starts_are_capped():
+    with pytest.raises(InvalidInputError, match="starts"):
+        p1.p1_solve(2, 1, F(1, 2), starts=p1.MAX_STARTS + 1)
+    with pytest.raises(InvalidInputError, match="starts"):
+        p1.p1_feasible_point(2, 1, F(1, 2), starts=-1)
+
+
+def test_inverted_enclosure_is_a_certification_error(monkeypatch):
+    real = p1.classical_bound
+
+    def twin(*args, **kwargs):       # a wrong, too small "upper bound"
+        c = real(*args, **kwargs)
+        return dataclasses.replace(c, upper=c.upper / 2)
+    monkeypatch.setattr(p1, "classical_bound", twin)
+    with pytest.raises(CertificationError, match="inverted"):
+        p1.p1_solve(2, 1, F(9, 10), starts=0)
+
+
+@pytest.fixture()
+def _checks():
+    for name in ("erratum_lemma732_p1_value", "erratum_thm731_low_randomness"):
+        importlib.import_module(f"bcdp.checks.thesis.{name}")
+
+
+def test_lemma732_refutes_a_loosened_classical_bound(monkeypatch, _checks):
+    real = p1.classical_bound
+
+    def twin(*args, **kwargs):
+        c = real(*args, **kwargs)
+        return dataclasses.replace(c, lower=c.lower * F(101, 100), upper=c.upper * F(101, 100))
+    monkeypatch.setattr(p1, "classical_bound", twin)
+    assert verdict("thesis.erratum_lemma732_p1_value") == "refuted"
+
+
+def test_thm731_refutes_an_ldp_status_that_never_says_no(monkeypatch, _checks):
+    real = hadamard.ldp_status
+
+    def twin(*args, **kwargs):
+        return {**real(*args, **kwargs), "ldp": True, "randomness": True, "eps_r_ldp": True}
+    monkeypatch.setattr(hadamard, "ldp_status", twin)
+    assert verdict("thesis.erratum_thm731_low_randomness") == "refuted"
+
+
+def test_ldp_status_refuses_negative_r():
+    with pytest.raises(InvalidInputError, match="R must be"):
+        hadamard.ldp_status(F(1, 2), 3, -1)
