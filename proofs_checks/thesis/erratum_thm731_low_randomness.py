@@ -67,7 +67,7 @@ def _case2(N: int = N, Q: Fraction = Q) -> dict:
     # negative controls: R a little below H2(q), and q above E'/(E'+1), are not (1, R)-LDP
     short = hadamard.ldp_status(Q, e_lo, r_bits.lower * (1 - Fraction(1, 10 ** 6)))["eps_r_ldp"] is False
     too_big = hadamard.ldp_status(Fraction(3, 4), e_lo, 1)["eps_r_ldp"] is False
-    ok = (1 < e_lo and wc.exact == oracle and is_global_max(star, Q, e_lo) and status["eps_r_ldp"] is True
+    ok = (1 < e_lo and wc.exact == oracle == hadamard.exact_risk(star, N, Q, e_lo) and is_global_max(star, Q, e_lo) and status["eps_r_ldp"] is True
           and short and too_big and certainly_lt(r_bits, crit) and wc.exact < tau_lo and f6_hi <= N and delta2_hi <= Fraction(1, K4 ** 2))
     return {"ok": ok, "hr_worst_risk": wc.exact, "hr_worst_first_k": wc_k.exact,
             "l1_refuted": wc_k.exact == risk_oracle(star, N, Q, e_lo, "first_k") and wc_k.exact < tau_lo / 8, "tau_lower": tau_lo, "tau_upper": tau_hi, "e_lower": e_lo,

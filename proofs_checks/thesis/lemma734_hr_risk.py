@@ -50,7 +50,8 @@ def check() -> ClaimResult:
                     star = tuple(wc.witness)
                     value = risk_oracle(star, n, q, e, coord)
                     bound = lemma734_printed(k, n, q, e)
-                    ok = wc.exact == value and is_global_max(star, q, e) and value <= bound
+                    at_star = hadamard.exact_risk(star, n, q, e, coordinates=coord)   # the risk at any p (7.32)
+                    ok = wc.exact == value == at_star and is_global_max(star, q, e) and value <= bound
                     if not ok:
                         keep(fails, {"k": k, "E": str(e), "q": str(q), "coordinates": coord,
                                      "library": str(wc.exact), "oracle": str(value), "bound": str(bound)})

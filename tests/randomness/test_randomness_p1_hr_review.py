@@ -71,3 +71,25 @@ def test_thm731_refutes_an_ldp_status_that_never_says_no(monkeypatch, _checks):
 def test_ldp_status_refuses_negative_r():
     with pytest.raises(InvalidInputError, match="R must be"):
         hadamard.ldp_status(F(1, 2), 3, -1)
+
+
+@pytest.mark.parametrize("k", [1, 2, 3, 5, 8, 13, 100])
+@pytest.mark.parametrize("q,E", [(F(1, 1000), F(27, 10)), (F(3, 5), F(2)), (F(7, 10), F(4)), (F(1, 2), F(3))])
+def test_worst_case_value_is_the_risk_at_its_witness(k, q, E):
+    # the closed-form worst case must equal the generic exact risk (fast Walsh-Hadamard) at its maximiser
+    if q > E / (E + 1):
+        return
+    K = hadamard.hadamard_size(k)
+    for coord in ("all", "first_k"):
+        wc = hadamard.worst_case_risk(k, 3 * K, q, E, coordinates=coord)
+        assert wc.exact == hadamard.exact_risk(wc.witness, 3 * K, q, E, coordinates=coord)
+
+
+def test_worst_case_at_the_largest_alphabet_is_fast():
+    import time
+    k = hadamard.MAX_K
+    start = time.perf_counter()
+    wc = hadamard.worst_case_risk(k, k, F(1, 1000), F(27, 10))
+    assert time.perf_counter() - start < 2
+    # q <= 1/2: the point mass on symbol 0, risk 4 E^2 K (1-q)/(n q (E-1)^2) with n = K (derived in the module doc)
+    assert wc.witness[0] == 1
