@@ -93,3 +93,15 @@ def test_worst_case_at_the_largest_alphabet_is_fast():
     assert time.perf_counter() - start < 2
     # q <= 1/2: the point mass on symbol 0, risk 4 E^2 K (1-q)/(n q (E-1)^2) with n = K (derived in the module doc)
     assert wc.witness[0] == 1
+
+
+def test_sampler_refuses_a_runs_times_groups_array_too_large_for_memory():
+    import numpy as np
+    from bcdp.randomness import hadamard_sim
+    p = np.zeros(hadamard.MAX_K)
+    p[0] = 1.0
+    # 10^4 runs x 2^20 groups would be an 80 GB count array
+    with pytest.raises(InvalidInputError, match="runs"):
+        hadamard_sim.sample_counts(p, 10 ** 7, 0.5, 3.0, hadamard_sim.MAX_RUNS, np.random.default_rng(0))
+    counts, m = hadamard_sim.sample_counts(p, 2 ** 21, 0.5, 3.0, 2, np.random.default_rng(0))
+    assert counts.shape == (2, hadamard.MAX_K) and m == 2

@@ -32,6 +32,8 @@ from bcdp.randomness.hadamard import COORDINATES, MAX_K, MAX_N, SPLITS, hadamard
 POSTS = ("raw", "clip", "project")
 #: Largest number of runs drawn at once.
 MAX_RUNS = 10_000
+#: Largest count array ``runs x K`` drawn at once (2^24 cells, 128 MB of int64).
+MAX_CELLS = 2 ** 24
 
 
 def _pmf_float(p: Any) -> np.ndarray:
@@ -104,6 +106,8 @@ def sample_counts(p: Any, n: Any, q: Any, e_eps: Any, runs: Any, rng: np.random.
     if isinstance(runs, bool) or not isinstance(runs, int) or not 1 <= runs <= MAX_RUNS:
         raise InvalidInputError(f"runs must be an integer in [1, {MAX_RUNS}], got {runs!r}")
     s = one_rates_float(p, q, e_eps)
+    if runs * s.size > MAX_CELLS:
+        raise InvalidInputError(f"runs x K = {runs} x {s.size} exceeds {MAX_CELLS} cells; use fewer runs per call")
     m = group_size_float(n, s.size, split)
     return rng.binomial(m, np.broadcast_to(s, (runs, s.size))), m
 

@@ -71,7 +71,7 @@ MAX_OUTPUTS = 8
 #: Largest eps accepted (e^eps must stay a manageable ball).
 MAX_EPS = 50
 #: Most random starts of the float search (each an SLSQP run: about 0.05 s at m = 8).
-MAX_STARTS = 200
+MAX_STARTS = 100
 #: Most primal branches of the dual route (``splits^(2 depth)``, one float LP each: about 2 ms).
 MAX_BRANCHES = 4096
 #: Slack (relative) by which the float solver tightens the constraints before rationalising.
