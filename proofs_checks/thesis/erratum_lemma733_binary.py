@@ -45,7 +45,8 @@ def check() -> ClaimResult:
         # oracle: the m = 2 optimum is V at the vertex (p_R, p_R e^-eps) of the folded feasible polygon
         p, big = oracle.p_r(r), mpmath.exp(oracle.mp(eps))
         v2 = (p - p / big) ** 2 * (1 / (p + p / big) + 1 / (2 - p - p / big))
-        bounds_ok = oracle.mp(up_vertex) >= v2 and oracle.mp(up_dual) >= v2 and oracle.mp(up_vertex) - v2 < 1e-9
+        bounds_ok = oracle.mp(up_vertex) >= v2 and oracle.mp(up_dual) >= v2 and oracle.mp(up_vertex) - v2 < 1e-9 \
+            and oracle.mp(up_dual) <= v2 * mpmath.mpf(1.005)      # the dual route is tight to 0.5 % at m = 2
         counter = point_ok and bounds_ok and val > up_vertex and val > up_dual
         e2, r2 = HIGH
         enc2 = p1.p1_solve(2, e2, r2, "bits", starts=0)

@@ -60,6 +60,20 @@ def check() -> ClaimResult:
                 choice = hadamard.choose_q(e, r)
                 low = choice.regime == "R < H2"
                 q = choice.usable_q
+                # (7.33) itself: q = E/(E+1) exactly, or an enclosure of p_R = H2^{-1}(R) (bisection oracle)
+                if low:
+                    lo_p, hi_p = mpmath.mpf(0), mpmath.mpf(1) / 2
+                    for _ in range(180):
+                        mid = (lo_p + hi_p) / 2
+                        lo_p, hi_p = (mid, hi_p) if -(mid * mpmath.log(mid, 2) + (1 - mid) * mpmath.log(1 - mid, 2)) <= _mp(r) \
+                            else (lo_p, mid)
+                    q_ok = _mp(choice.lower) <= hi_p and lo_p <= _mp(choice.upper) and q == choice.lower \
+                        and choice.upper - choice.lower < Fraction(1, 10 ** 20)
+                else:
+                    q_ok = q == choice.lower == choice.upper == e / (e + 1)
+                if not q_ok:
+                    keep(fails, {"E": str(e), "R": str(r), "what": "(7.33) q", "library_q": str(q)})
+                    continue
                 rows_727 = [(1 - q, q), (1 - q / e, q / e)]
                 ratio_ok = all(a[y] <= e * b[y] for a in rows_727 for b in rows_727 for y in (0, 1))
                 ent_ok = max(_h2(q), _h2(q / e)) <= _mp(r) * (1 + mpmath.mpf(10) ** -40)

@@ -105,3 +105,28 @@ def test_sampler_refuses_a_runs_times_groups_array_too_large_for_memory():
         hadamard_sim.sample_counts(p, 10 ** 7, 0.5, 3.0, hadamard_sim.MAX_RUNS, np.random.default_rng(0))
     counts, m = hadamard_sim.sample_counts(p, 2 ** 21, 0.5, 3.0, 2, np.random.default_rng(0))
     assert counts.shape == (2, hadamard.MAX_K) and m == 2
+
+
+def test_lemma733_refutes_a_loosened_dual_bound(monkeypatch):
+    importlib.import_module("bcdp.checks.thesis.erratum_lemma733_binary")
+    real = p1.p1_dual_upper
+
+    def twin(*args, **kwargs):
+        c = real(*args, **kwargs)
+        return dataclasses.replace(c, upper=c.upper * F(101, 100))
+    monkeypatch.setattr(p1, "p1_dual_upper", twin)
+    assert verdict("thesis.erratum_lemma733_binary") == "refuted"
+
+
+def test_thm732_refutes_a_q_below_p_r(monkeypatch):
+    importlib.import_module("bcdp.checks.thesis.thm732_hr_upper")
+    real = hadamard.choose_q
+
+    def twin(*args, **kwargs):          # still a valid (eps, R)-LDP q, but not the q of (7.33)
+        c = real(*args, **kwargs)
+        if c.details["regime"] == "R >= H2":
+            return c
+        q = c.lower * F(99, 100)
+        return dataclasses.replace(c, lower=q, details={**c.details, "usable_q": q})
+    monkeypatch.setattr(hadamard, "choose_q", twin)
+    assert verdict("thesis.thm732_hr_upper") == "refuted"
