@@ -84,8 +84,10 @@ def test_exact_risk_equals_enumeration(p, m, q, E, coordinates):
 
 def test_exact_risk_digest_constant():
     # the digest's form 4E^2/(n q^2 (E-1)^2) sum_j s_j(1-s_j) for K | n, all coordinates
+    # s_j from (7.29) with the blocks of the printed H_4 (7.28), not from the library's transform
     p, q, E, n = (F(1, 5), F(3, 10), F(1, 2)), F(1, 7), F(5, 2), 8
-    s = hr.one_rates(p, q, E)
+    pad = p + (F(0),)
+    s = [q / E + sum(pad[x] for x in range(4) if H4[x][j] == 1) * q * (E - 1) / E for j in range(4)]
     assert hr.exact_risk(p, n, q, E) == 4 * E ** 2 / (n * q ** 2 * (E - 1) ** 2) * sum(x * (1 - x) for x in s)
 
 
