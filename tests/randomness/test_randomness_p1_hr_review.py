@@ -20,7 +20,11 @@ def test_dual_branch_count_is_capped():
         p1.p1_dual_upper(3, 1, F(1, 2), splits=16, depth=2)
     with pytest.raises(InvalidInputError, match="splits"):
         p1.p1_dual_upper(3, 1, F(1, 2), splits=65)
-    # the largest allowed grids still run (and stay upper bounds on a feasible value)
+
+
+@pytest.mark.slow
+def test_the_largest_allowed_dual_grid_runs():
+    # exactly MAX_BRANCHES = 8^4 branches (about 15 s): accepted, and still an upper bound on a feasible value
     a, b = p1.p1_feasible_point(3, 1, F(1, 2), starts=0)
     assert p1.p1_value(a, b) <= p1.p1_dual_upper(3, 1, F(1, 2), splits=8, depth=2).upper
 
