@@ -215,3 +215,33 @@ def test_bad_inputs():
         rb.hr_channel((frozenset({0}), frozenset({0, 1})), 4, 2)
     with pytest.raises(InvalidInputError, match="s must be"):
         rb.entropy_747(4, 5, 1)
+
+
+# -- review h7rev3: tiny eps (cancellation in (7.48) / (7.52)), the eps = 0 tie of s* --------------------------
+
+@pytest.mark.parametrize("eps", [F(1, 10 ** 15), F(1, 10 ** 30)])
+def test_tiny_eps_is_refined_not_refused(eps):
+    """(7.48) and the (7.52) first expression are 0/0-like for eps -> 0 (E(eps - 1) + 1 ~ eps^2/2): the library must
+    raise its precision and return a tight enclosure of the value, here compared with mpmath at 120 digits."""
+    k = 10
+    with mpmath.workdps(120):
+        ep = _mp(eps)
+        e = mpmath.exp(ep)
+        st = k * (e * (ep - 1) + 1) / (e - 1) ** 2
+        first = mpmath.log(k * ep * e / (e - 1)) - ep * e / (e + (e - 1) ** 2 / (e * (ep - 1) + 1) - 1)
+        c = rb.stationary_point(k, eps)
+        assert _inside(c, st) and _mp(c.upper) - _mp(c.lower) < mpmath.mpf(10) ** -15
+        for reading in ("printed", "corrected"):
+            b = rb.lower_bound_752(k, eps, reading=reading)
+            assert _inside(b, first) and _mp(b.upper) - _mp(b.lower) < mpmath.mpf(10) ** -15
+
+
+def test_s_star_at_eps_zero_is_a_tie():
+    """At eps = 0 every s gives the uniform law (thesis Sec. 7.5.1 (iii)): no s is the argmin, so the witness is None
+    (undecided), while the entropy enclosure is log k; k = 2 has the single candidate s = 1."""
+    assert rb.s_star(2, 0).witness == 1
+    for k in (2, 3, 10):
+        c = rb.s_star(k, 0)
+        assert c.witness is None or k == 2
+        with mpmath.workdps(50):
+            assert _inside(c, mpmath.log(k))
