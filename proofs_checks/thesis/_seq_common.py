@@ -18,6 +18,7 @@ Written from the printed statements, independently of :mod:`bcdp.randomness.sequ
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from fractions import Fraction
@@ -60,12 +61,14 @@ def channel_dp_oracle(Q: Sequence[Sequence[Fraction]], k: int, T: int, e: Fracti
                if hamming1(d[i], d[j]) for y in range(len(Q[0])))
 
 
-def dd_vertices(k: int, T: int, e_eps: Fraction) -> set[tuple[Fraction, ...]]:
+@functools.lru_cache(maxsize=8)
+def dd_vertices(k: int, T: int, e_eps: Fraction) -> frozenset[tuple[Fraction, ...]]:
     """Exact vertices of the eps-DP polytope of ``[k]^T`` (``E = e_eps`` rational) by double description.
 
     Motzkin's method on the cone ``{q >= 0, E q_j - q_i >= 0 for neighbours}`` in integers; the zero set of a
     ray (the constraints it makes tight) is an int bitmask, and two rays are adjacent iff no third ray's zero
-    set contains the intersection of theirs (the combinatorial test)."""
+    set contains the intersection of theirs (the combinatorial test).  Cached: an oracle independent of the
+    library, so bad twins of the library cannot change it."""
     d = dbs(k, T)
     n = len(d)
     num, den = Fraction(e_eps).numerator, Fraction(e_eps).denominator
@@ -94,7 +97,7 @@ def dd_vertices(k: int, T: int, e_eps: Fraction) -> set[tuple[Fraction, ...]]:
             new[tuple(x // g for x in w)] = common | (1 << c)
         rays = {r: z | ((1 << c) if val[r] == 0 else 0) for r, z in rays.items() if val[r] >= 0}
         rays.update(new)
-    return {tuple(Fraction(x, sum(r)) for x in r) for r in rays}
+    return frozenset(tuple(Fraction(x, sum(r)) for x in r) for r in rays)
 
 
 def two_level_min_ends(k: int, big: Any, log_big: Any) -> tuple[Fraction, Fraction]:
