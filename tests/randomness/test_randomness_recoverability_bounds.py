@@ -245,3 +245,40 @@ def test_s_star_at_eps_zero_is_a_tie():
         assert c.witness is None or k == 2
         with mpmath.workdps(50):
             assert _inside(c, mpmath.log(k))
+
+
+def _birkhoff_key(chan, big_k):
+    """A recovering key for a channel with every column sum <= 1 (written here): pad the k x K matrix with K - k rows
+    to a doubly stochastic one, peel off permutation matrices on its support (Birkhoff-von Neumann, brute force over
+    the K! permutations), key value u = one permutation, f(x, u) = perm_u(x)."""
+    import itertools
+
+    k = len(chan)
+    deficit = [1 - sum(chan[x][y] for x in range(k)) for y in range(big_k)]
+    m = [list(row) for row in chan] + [[d / (big_k - k) for d in deficit] for _ in range(big_k - k)]
+    perms, weights = [], []
+    while any(v for row in m for v in row):
+        perm = next(p for p in itertools.permutations(range(big_k)) if all(m[i][p[i]] > 0 for i in range(big_k)))
+        w = min(m[i][perm[i]] for i in range(big_k))
+        for i in range(big_k):
+            m[i][perm[i]] -= w
+        perms.append(perm)
+        weights.append(w)
+    return [[p[x] for p in perms] for x in range(k)], weights
+
+
+def test_complement_hr_sets_have_some_recovering_key_but_no_q_hr_key():
+    """E-Thesis-Thm7.5.2, the -1 reading: at k = 3, e^eps = 5/4 (K = 4, s = 2) every column sum of (7.49) is <= 1, so
+    a Birkhoff key recovers X and induces exactly (7.49) (eps-LDP-Rec), while no key on [K] with law q_HR does."""
+    e = F(5, 4)
+    p = rb.hr_parameters_exact(3, e)
+    sets = rb.hr_sets(3, p["B"], p["b"], "asz19_complement")
+    chan = rb.hr_channel(sets, p["K"], e)
+    assert rb.max_column_sum(chan) <= 1
+    f, q = _birkhoff_key(chan, p["K"])
+    assert rec.induced_channel(f, q) == chan
+    assert rec.is_ldp_rec(f, q, e)
+    assert rb.hr_key_realisation(sets, p["K"]) is None
+    # the +1 reading at k = 6, e^eps = 13/4 has a column sum 51/50 > 1: no key at all (the erratum's main point)
+    p6 = rb.hr_parameters_exact(6, F(13, 4))
+    assert rb.max_column_sum(rb.hr_channel(rb.hr_sets(6, p6["B"], p6["b"], "asz19"), p6["K"], F(13, 4))) > 1
