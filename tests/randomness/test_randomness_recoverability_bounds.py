@@ -282,3 +282,18 @@ def test_complement_hr_sets_have_some_recovering_key_but_no_q_hr_key():
     # the +1 reading at k = 6, e^eps = 13/4 has a column sum 51/50 > 1: no key at all (the erratum's main point)
     p6 = rb.hr_parameters_exact(6, F(13, 4))
     assert rb.max_column_sum(rb.hr_channel(rb.hr_sets(6, p6["B"], p6["b"], "asz19"), p6["K"], F(13, 4))) > 1
+
+
+def test_key_realisation_caps_and_bad_sets():
+    """Review h7rev3: K = 1024 with k = 500 took about a minute (Koenig colouring of k K edges); sizes beyond the cap
+    are refused at once in one line, and malformed sets are refused instead of crashing."""
+    import time
+
+    t = time.perf_counter()
+    with pytest.raises(InvalidInputError) as info:
+        rb.hr_key_realisation(rb.hr_sets(500, 32, 32, "cyclic"), 1024)
+    assert time.perf_counter() - t < 1 and "\n" not in str(info.value)
+    for bad in ((), (frozenset({0, 1}), frozenset({2})), (frozenset({0, 9}),)):
+        with pytest.raises(InvalidInputError):
+            rb.hr_key_realisation(bad, 4)
+    assert rb.hr_key_realisation(rb.hr_sets(60, 8, 16, "cyclic"), 128) is not None

@@ -35,6 +35,8 @@ MAX_K = 10 ** 6
 MAX_EPS = 10_000
 #: Largest ``K`` for the exact Hadamard-response tables.
 MAX_HR_K = 4096
+#: Largest k K of :func:`hr_key_realisation` (edge colouring of k K edges; about 2 s at the cap).
+MAX_REALISATION_EDGES = 2 ** 16
 HR_RULES = ("asz19", "asz19_complement", "cyclic")
 
 
@@ -358,9 +360,16 @@ def hr_key_realisation(sets: Sequence[frozenset[int]], big_k: int) -> tuple[tupl
     bijection sending the ``s`` likely key values onto ``C_x``; a recoverable choice exists iff every output
     lies in at most ``s`` sets and outside at most ``K - s`` (Koenig's edge-colouring theorem), and is then
     built by colouring the bipartite graphs ``x -- y in C_x`` (``s`` colours = likely keys) and
-    ``x -- y not in C_x`` (``K - s`` colours)."""
-    s = len(sets[0])
+    ``x -- y not in C_x`` (``K - s`` colours).  At most ``MAX_REALISATION_EDGES`` pairs ``(x, y)``."""
+    if isinstance(big_k, bool) or not isinstance(big_k, int) or not 1 <= big_k <= MAX_HR_K:
+        raise InvalidInputError(f"K must be an integer in [1, {MAX_HR_K}], got {big_k!r}")
+    sets = tuple(frozenset(c) for c in sets)
     k = len(sets)
+    if not 1 <= k or k * big_k > MAX_REALISATION_EDGES:
+        raise InvalidInputError(f"need 1 <= k and k K <= {MAX_REALISATION_EDGES}, got k = {k}, K = {big_k}")
+    if len({len(c) for c in sets}) != 1 or any(not c <= set(range(big_k)) for c in sets):
+        raise InvalidInputError("the sets C_x must all have the same size s and lie in [0, K)")
+    s = len(sets[0])
     high = _edge_colouring([(("x", x), ("y", y)) for x in range(k) for y in sorted(sets[x])], s)
     low = _edge_colouring([(("x", x), ("y", y)) for x in range(k) for y in range(big_k) if y not in sets[x]],
                           big_k - s)
