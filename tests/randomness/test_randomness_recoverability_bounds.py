@@ -297,3 +297,16 @@ def test_key_realisation_caps_and_bad_sets():
         with pytest.raises(InvalidInputError):
             rb.hr_key_realisation(bad, 4)
     assert rb.hr_key_realisation(rb.hr_sets(60, 8, 16, "cyclic"), 128) is not None
+
+
+def test_s_star_is_not_the_closest_integer_to_s_tilde():
+    """Sec. 7.5.1 (text before (7.52)) takes "the closest integer" to s~; Thm 7.5.1's rule argmin over {floor, ceil}
+    differs at k = 4, eps = 4/5: s~ = 1.478 (closest integer 1) but H(U^2) < H(U^1) (mpmath, 50 digits, from the
+    law); the library follows Thm 7.5.1."""
+    k, eps = 4, F(4, 5)
+    st = rb.stationary_point(k, eps)
+    assert 1 < st.lower and st.upper < F(3, 2)
+    with mpmath.workdps(50):
+        h = {s: _law_entropy(k, s, eps) for s in range(1, k)}
+    assert min(h, key=h.get) == 2 and h[1] - h[2] > mpmath.mpf(10) ** -4
+    assert rb.s_star(k, eps).witness == 2
