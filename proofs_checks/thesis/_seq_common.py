@@ -18,6 +18,7 @@ Written from the printed statements, independently of :mod:`bcdp.randomness.sequ
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from fractions import Fraction
@@ -60,8 +61,14 @@ def channel_dp_oracle(Q: Sequence[Sequence[Fraction]], k: int, T: int, e: Fracti
                if hamming1(d[i], d[j]) for y in range(len(Q[0])))
 
 
-def dd_vertices(k: int, T: int, e_eps: Fraction) -> set[tuple[Fraction, ...]]:
-    """Exact vertices of the eps-DP polytope of ``[k]^T`` (``E = e_eps`` rational) by double description."""
+@functools.lru_cache(maxsize=8)
+def dd_vertices(k: int, T: int, e_eps: Fraction) -> frozenset[tuple[Fraction, ...]]:
+    """Exact vertices of the eps-DP polytope of ``[k]^T`` (``E = e_eps`` rational) by double description.
+
+    Motzkin's method on the cone ``{q >= 0, E q_j - q_i >= 0 for neighbours}`` in integers; the zero set of a
+    ray (the constraints it makes tight) is an int bitmask, and two rays are adjacent iff no third ray's zero
+    set contains the intersection of theirs (the combinatorial test).  Cached: an oracle independent of the
+    library, so bad twins of the library cannot change it."""
     d = dbs(k, T)
     n = len(d)
     num, den = Fraction(e_eps).numerator, Fraction(e_eps).denominator
@@ -72,30 +79,25 @@ def dd_vertices(k: int, T: int, e_eps: Fraction) -> set[tuple[Fraction, ...]]:
             h[j] += num
             h[i] -= den
             cons.append(h)
-    done = [[int(a == b) for a in range(n)] for b in range(n)]  # q >= 0 (implied; starts the cone)
-    rays = [tuple(int(a == b) for a in range(n)) for b in range(n)]
-
-    def zero_set(r):
-        return frozenset(i for i, h in enumerate(done) if sum(a * b for a, b in zip(h, r)) == 0)
-
-    for h in cons:
+    # start: the cone q >= 0 (implied by the others, but it makes the first cone pointed); constraint b = q_b >= 0
+    rays = {tuple(int(a == b) for a in range(n)): ((1 << n) - 1) & ~(1 << b) for b in range(n)}
+    for c, h in enumerate(cons, start=n):
         val = {r: sum(a * b for a, b in zip(h, r)) for r in rays}
-        zs = {r: zero_set(r) for r in rays}
         pos = [r for r in rays if val[r] > 0]
         neg = [r for r in rays if val[r] < 0]
-        new = []
+        new = {}
         for p, m in itertools.product(pos, neg):
-            common = zs[p] & zs[m]
-            if any(common <= zs[r] for r in rays if r != p and r != m):
+            common = rays[p] & rays[m]
+            if any(common & ~z == 0 for r, z in rays.items() if r != p and r != m):
                 continue  # not adjacent
             w = [val[p] * b - val[m] * a for a, b in zip(p, m)]
             g = 0
             for x in w:
                 g = gcd(g, x)
-            new.append(tuple(x // g for x in w))
-        rays = pos + [r for r in rays if val[r] == 0] + new
-        done.append(h)
-    return {tuple(Fraction(x, sum(r)) for x in r) for r in rays}
+            new[tuple(x // g for x in w)] = common | (1 << c)
+        rays = {r: z | ((1 << c) if val[r] == 0 else 0) for r, z in rays.items() if val[r] >= 0}
+        rays.update(new)
+    return frozenset(tuple(Fraction(x, sum(r)) for x in r) for r in rays)
 
 
 def two_level_min_ends(k: int, big: Any, log_big: Any) -> tuple[Fraction, Fraction]:

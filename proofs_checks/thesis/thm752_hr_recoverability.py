@@ -10,7 +10,8 @@ block j = x // (b - 1) at row i = x mod (b - 1) + 1 of the Sylvester matrix H_b;
 - recoverability with ANY key needs sum_x Q(y|x) <= 1 for every y (the key sets U_yx are disjoint, App. F.5.1);
   the ASZ19 sets violate it: at k = 6, e^eps = 13/4 (B = 2, b = 4, K = 8, s = 2) output 0 (the all-ones column
   of block 0) lies in the three C_x of that block, column sum (3 (13/4) + 3)/(2 (13/4) + 6) = 51/50 > 1: no key
-  of any size recovers X;
+  of any size recovers X (the condition is exact: column sums <= 1 give a key by Birkhoff-von Neumann; with the
+  -1 entries every column sum is <= 1, so the "no key at all" count of that reading is 0);
 - a key on [K] with law q_HR (as printed) requires every output in at most s sets C_x and outside at most K - s
   (each f(x, .) is then a bijection sending the s likely keys onto C_x); this fails already at k = 3,
   e^eps = 5/4 (K = 4, s = 2) for both sign conventions.  Where the condition holds, the library's

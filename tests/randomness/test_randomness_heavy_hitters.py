@@ -109,3 +109,20 @@ def _prod(values):
     for v in values:
         out *= v
     return out
+
+
+def test_work_cap_refuses_instead_of_hanging():
+    """Review h7rev3: k = 6 inputs/outputs with n = 12 users (allowed by the separate caps on n and the alphabet)
+    means C(17, 5)^2 ~ 3.8e7 histogram pairs, hours of exact arithmetic; it must be refused at once, in one line,
+    while the small cases stay allowed."""
+    import time
+
+    k, e = 6, F(3)
+    ch = [[(e if x == y else 1) / (e + k - 1) for y in range(k)] for x in range(k)]
+    t = time.perf_counter()
+    with pytest.raises(InvalidInputError) as info:
+        HH.linf_risk(ch, 12)
+    assert time.perf_counter() - t < 1 and "\n" not in str(info.value)
+    assert HH.linf_risk(ch, 2)["risk"] > 0  # 21 x 21 histogram pairs: allowed
+    two = [[F(3, 4), F(1, 4)], [F(1, 4), F(3, 4)]]
+    assert HH.linf_risk(two, 12)["risk"] > 0  # 13 x 13: allowed

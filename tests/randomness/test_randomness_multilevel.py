@@ -342,3 +342,44 @@ def test_estimator_is_unbiased_within_a_stated_bound():
     mean, se = est.mean(axis=0), est.std(axis=0, ddof=1) / math.sqrt(200)
     assert np.all(np.abs(mean - p) <= 5 * se)
     assert np.all(se[0] < se[1])  # the more private analyst is noisier
+
+
+def test_float_twins_do_not_overflow_at_large_eps():
+    """Review h7rev3: eps = 800 overflowed np.exp (RuntimeWarning); z_j = 1/(e^eps_j + 1) must be computed without
+    overflow.  Oracle: mpmath at 50 digits of (7.36) from the printed formula."""
+    import warnings
+
+    import mpmath
+    import numpy as np
+    from bcdp.randomness import multilevel as ml
+
+    eps = [800.0, 700.0, 1.0]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        q = ml.key_probabilities_float(eps)
+        r = ml.total_randomness_float(eps)
+    with mpmath.workdps(50):
+        z = [1 / (mpmath.exp(mpmath.mpf(e)) + 1) for e in eps]
+        want = [z[0]] + [(z[j] - z[j - 1]) / (1 - 2 * z[j - 1]) for j in (1, 2)]
+    assert np.all(np.isfinite(q)) and np.isfinite(r)
+    for got, w in zip(q, want):
+        assert abs(got - float(w)) <= 1e-12 * float(w)
+
+
+def test_estimator_float_twin_large_eps_and_k_cap():
+    """Review h7rev3: at eps_1 = 800 (e^eps overflows a float) the analyst with that level sees Y^1 = 1{X in B}
+    almost surely, so the estimate must be finite (it was NaN); K above the cap is refused in one line, not by
+    allocating a K x K matrix."""
+    import numpy as np
+    from bcdp.core.errors import InvalidInputError
+    from bcdp.randomness import multilevel as ml
+
+    k_pad = 4
+    x = np.repeat(np.arange(k_pad), 8 * k_pad)  # n = 128 users, 32 per symbol
+    est = ml.estimate_all_levels_float(x, k_pad, [800.0, 1.0], np.random.default_rng(7))
+    assert np.all(np.isfinite(est))
+    # with no noise at level 1 the estimate of each frequency is exact up to the group split: |p_hat - 1/4| small
+    assert np.all(np.abs(est[0] - 0.25) <= 0.25)
+    with pytest.raises(InvalidInputError) as info:
+        ml.estimate_all_levels_float(np.zeros(2 ** 16, dtype=int), 2 ** 16, [2.0], np.random.default_rng(0))
+    assert "\n" not in str(info.value)

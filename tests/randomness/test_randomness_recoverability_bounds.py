@@ -215,3 +215,98 @@ def test_bad_inputs():
         rb.hr_channel((frozenset({0}), frozenset({0, 1})), 4, 2)
     with pytest.raises(InvalidInputError, match="s must be"):
         rb.entropy_747(4, 5, 1)
+
+
+# -- review h7rev3: tiny eps (cancellation in (7.48) / (7.52)), the eps = 0 tie of s* --------------------------
+
+@pytest.mark.parametrize("eps", [F(1, 10 ** 15), F(1, 10 ** 30)])
+def test_tiny_eps_is_refined_not_refused(eps):
+    """(7.48) and the (7.52) first expression are 0/0-like for eps -> 0 (E(eps - 1) + 1 ~ eps^2/2): the library must
+    raise its precision and return a tight enclosure of the value, here compared with mpmath at 120 digits."""
+    k = 10
+    with mpmath.workdps(120):
+        ep = _mp(eps)
+        e = mpmath.exp(ep)
+        st = k * (e * (ep - 1) + 1) / (e - 1) ** 2
+        first = mpmath.log(k * ep * e / (e - 1)) - ep * e / (e + (e - 1) ** 2 / (e * (ep - 1) + 1) - 1)
+        c = rb.stationary_point(k, eps)
+        assert _inside(c, st) and _mp(c.upper) - _mp(c.lower) < mpmath.mpf(10) ** -15
+        for reading in ("printed", "corrected"):
+            b = rb.lower_bound_752(k, eps, reading=reading)
+            assert _inside(b, first) and _mp(b.upper) - _mp(b.lower) < mpmath.mpf(10) ** -15
+
+
+def test_s_star_at_eps_zero_is_a_tie():
+    """At eps = 0 every s gives the uniform law (thesis Sec. 7.5.1 (iii)): no s is the argmin, so the witness is None
+    (undecided), while the entropy enclosure is log k; k = 2 has the single candidate s = 1."""
+    assert rb.s_star(2, 0).witness == 1
+    for k in (2, 3, 10):
+        c = rb.s_star(k, 0)
+        assert c.witness is None or k == 2
+        with mpmath.workdps(50):
+            assert _inside(c, mpmath.log(k))
+
+
+def _birkhoff_key(chan, big_k):
+    """A recovering key for a channel with every column sum <= 1 (written here): pad the k x K matrix with K - k rows
+    to a doubly stochastic one, peel off permutation matrices on its support (Birkhoff-von Neumann, brute force over
+    the K! permutations), key value u = one permutation, f(x, u) = perm_u(x)."""
+    import itertools
+
+    k = len(chan)
+    deficit = [1 - sum(chan[x][y] for x in range(k)) for y in range(big_k)]
+    m = [list(row) for row in chan] + [[d / (big_k - k) for d in deficit] for _ in range(big_k - k)]
+    perms, weights = [], []
+    while any(v for row in m for v in row):
+        perm = next(p for p in itertools.permutations(range(big_k)) if all(m[i][p[i]] > 0 for i in range(big_k)))
+        w = min(m[i][perm[i]] for i in range(big_k))
+        for i in range(big_k):
+            m[i][perm[i]] -= w
+        perms.append(perm)
+        weights.append(w)
+    return [[p[x] for p in perms] for x in range(k)], weights
+
+
+def test_complement_hr_sets_have_some_recovering_key_but_no_q_hr_key():
+    """E-Thesis-Thm7.5.2, the -1 reading: at k = 3, e^eps = 5/4 (K = 4, s = 2) every column sum of (7.49) is <= 1, so
+    a Birkhoff key recovers X and induces exactly (7.49) (eps-LDP-Rec), while no key on [K] with law q_HR does."""
+    e = F(5, 4)
+    p = rb.hr_parameters_exact(3, e)
+    sets = rb.hr_sets(3, p["B"], p["b"], "asz19_complement")
+    chan = rb.hr_channel(sets, p["K"], e)
+    assert rb.max_column_sum(chan) <= 1
+    f, q = _birkhoff_key(chan, p["K"])
+    assert rec.induced_channel(f, q) == chan
+    assert rec.is_ldp_rec(f, q, e)
+    assert rb.hr_key_realisation(sets, p["K"]) is None
+    # the +1 reading at k = 6, e^eps = 13/4 has a column sum 51/50 > 1: no key at all (the erratum's main point)
+    p6 = rb.hr_parameters_exact(6, F(13, 4))
+    assert rb.max_column_sum(rb.hr_channel(rb.hr_sets(6, p6["B"], p6["b"], "asz19"), p6["K"], F(13, 4))) > 1
+
+
+def test_key_realisation_caps_and_bad_sets():
+    """Review h7rev3: K = 1024 with k = 500 took about a minute (Koenig colouring of k K edges); sizes beyond the cap
+    are refused at once in one line, and malformed sets are refused instead of crashing."""
+    import time
+
+    t = time.perf_counter()
+    with pytest.raises(InvalidInputError) as info:
+        rb.hr_key_realisation(rb.hr_sets(500, 32, 32, "cyclic"), 1024)
+    assert time.perf_counter() - t < 1 and "\n" not in str(info.value)
+    for bad in ((), (frozenset({0, 1}), frozenset({2})), (frozenset({0, 9}),)):
+        with pytest.raises(InvalidInputError):
+            rb.hr_key_realisation(bad, 4)
+    assert rb.hr_key_realisation(rb.hr_sets(60, 8, 16, "cyclic"), 128) is not None
+
+
+def test_s_star_is_not_the_closest_integer_to_s_tilde():
+    """Sec. 7.5.1 (text before (7.52)) takes "the closest integer" to s~; Thm 7.5.1's rule argmin over {floor, ceil}
+    differs at k = 4, eps = 4/5: s~ = 1.478 (closest integer 1) but H(U^2) < H(U^1) (mpmath, 50 digits, from the
+    law); the library follows Thm 7.5.1."""
+    k, eps = 4, F(4, 5)
+    st = rb.stationary_point(k, eps)
+    assert 1 < st.lower and st.upper < F(3, 2)
+    with mpmath.workdps(50):
+        h = {s: _law_entropy(k, s, eps) for s in range(1, k)}
+    assert min(h, key=h.get) == 2 and h[1] - h[2] > mpmath.mpf(10) ** -4
+    assert rb.s_star(k, eps).witness == 2

@@ -87,6 +87,22 @@ def test_thm761_refutes_vertices_without_the_products(monkeypatch):
     assert _verdict("thm761_sequence_keys") == "refuted"
 
 
+def test_thm761_refutes_a_missing_non_minimising_vertex_at_k3(monkeypatch):
+    """One vertex that is not a minimiser (a non-product labelling) missing at k = 3, T = 2 only: the minimum is
+    unchanged, so only the double-description comparison at the size the check uses can see it."""
+    real = sequences.vertex_labellings
+
+    def one_missing(k, T):
+        out = real(k, T)
+        if (k, T) == (3, 2):
+            drop = next(c for c in out if not sequences.is_product_labelling(c, k, T))
+            out = [c for c in out if c != drop]
+        return out
+
+    monkeypatch.setattr(sequences, "vertex_labellings", one_missing)
+    assert _verdict("thm761_sequence_keys") == "refuted"
+
+
 def test_thm761_refutes_a_wrong_single_sample_minimum(monkeypatch):
     real = keys.min_two_level_entropy
 

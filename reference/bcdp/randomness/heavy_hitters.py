@@ -22,6 +22,7 @@ All inputs exact (Fractions); floats refused.
 from __future__ import annotations
 
 import itertools
+import math
 from fractions import Fraction
 from typing import Any, Sequence
 
@@ -32,6 +33,8 @@ from bcdp.core.numbers import to_fraction
 MAX_USERS = 12
 #: Largest alphabet of :func:`linf_risk`.
 MAX_ALPHABET = 6
+#: Largest number of (input histogram, output histogram) pairs :func:`linf_risk` visits (a few seconds).
+MAX_HISTOGRAM_PAIRS = 20_000
 
 
 def _matrix(channel: Sequence[Sequence[Any]], name: str = "channel") -> list[list[Fraction]]:
@@ -98,6 +101,10 @@ def linf_risk(channel: Sequence[Sequence[Any]], n: int,
         raise InvalidInputError(f"n must be an integer in [1, {MAX_USERS}], got {n!r}")
     if k > MAX_ALPHABET or len(rows[0]) > MAX_ALPHABET:
         raise InvalidInputError(f"alphabets must have at most {MAX_ALPHABET} symbols")
+    pairs = math.comb(n + k - 1, k - 1) * math.comb(n + len(rows[0]) - 1, len(rows[0]) - 1)
+    if pairs > MAX_HISTOGRAM_PAIRS:
+        raise InvalidInputError(f"n = {n} users on {k} inputs / {len(rows[0])} outputs means {pairs} histogram pairs "
+                                f"(at most {MAX_HISTOGRAM_PAIRS})")
     est = unbiased_estimator(rows) if estimator is None else [[to_fraction(v, "estimator entry") for v in r]
                                                                for r in estimator]
     if len(est) != k or any(len(r) != len(rows[0]) for r in est):

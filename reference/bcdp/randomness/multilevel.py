@@ -60,6 +60,8 @@ from bcdp.randomness.entropy import UNITS
 MAX_LEVELS = 1000
 #: Most levels whose cascade is enumerated exactly (2^d key outcomes).
 MAX_ENUMERATED_LEVELS = 12
+#: Largest K of the float multi-level Hadamard-response estimator (K x K Sylvester matrix in memory).
+MAX_HADAMARD_K = 2048
 #: Largest exact eps accepted (e^eps stays representable in arb).
 MAX_EPS = 10_000
 SCHEMES = ("proposed", "trivial")
@@ -318,7 +320,8 @@ def key_probabilities_float(eps: Any) -> np.ndarray:
         raise InvalidInputError("eps must be a non-empty array of finite levels > 0")
     if np.any(np.diff(e, axis=-1) > 0):
         raise ValidityConditionError("Thm 7.4.1 needs eps_1 >= ... >= eps_d (decreasing levels)")
-    z = 1.0 / (np.exp(e) + 1.0)
+    m = np.exp(-e)  # z = 1/(e^eps + 1) = e^-eps/(1 + e^-eps): no overflow at large eps
+    z = m / (1.0 + m)
     q = np.empty_like(z)
     q[..., 0] = z[..., 0]
     q[..., 1:] = (z[..., 1:] - z[..., :-1]) / (1.0 - 2.0 * z[..., :-1])
@@ -329,7 +332,7 @@ def total_randomness_float(eps: Any, scheme: str = "proposed", unit: str = "bits
     """Float twin of :func:`total_randomness` (parametrisation ``eps``), vectorised over leading axes."""
     _scheme(scheme), _unit(unit)
     e = np.asarray(eps, dtype=float)
-    p = key_probabilities_float(e) if scheme == "proposed" else 1.0 / (np.exp(e) + 1.0)
+    p = key_probabilities_float(e) if scheme == "proposed" else np.exp(-e) / (1.0 + np.exp(-e))
     with np.errstate(divide="ignore", invalid="ignore"):
         h = np.where(p > 0, -p * np.log(np.where(p > 0, p, 1.0)) - (1 - p) * np.log1p(-p), 0.0)
     return h.sum(axis=-1) / (np.log(2.0) if unit == "bits" else 1.0)
@@ -360,8 +363,10 @@ def estimate_all_levels_float(x: Any, k_pad: int, eps: Sequence[Any], rng: np.ra
     ``B_l`` = rows with +1 in column ``l`` of ``H_K``; the published bits follow (7.37)-(7.38); analyst
     ``j`` rebuilds ``Y^j = Y^d xor L^j`` and estimates ``p`` by (7.29)-(7.31) with
     ``q = e^eps_j/(e^eps_j+1)``.  Returns the ``(d, K)`` array of the analysts' estimates ``p_hat``."""
+    if isinstance(k_pad, bool) or not isinstance(k_pad, (int, np.integer)) or not 1 <= k_pad <= MAX_HADAMARD_K:
+        raise InvalidInputError(f"K must be a power of 2 in [1, {MAX_HADAMARD_K}], got {k_pad!r}")
     xs = np.asarray(x, dtype=np.int64).reshape(-1)
-    if k_pad < 1 or k_pad & (k_pad - 1) or xs.shape[0] % k_pad or np.any((xs < 0) | (xs >= k_pad)):
+    if k_pad & (k_pad - 1) or xs.shape[0] % k_pad or np.any((xs < 0) | (xs >= k_pad)):
         raise InvalidInputError("K must be a power of 2 dividing n, and inputs must lie in 0..K-1")
     h = _sylvester(k_pad)
     group = np.arange(xs.shape[0]) % k_pad
@@ -370,9 +375,9 @@ def estimate_all_levels_float(x: Any, k_pad: int, eps: Sequence[Any], rng: np.ra
     m = xs.shape[0] // k_pad
     out = np.empty((len(eps), k_pad))
     for j, e in enumerate(eps):  # loop over analysts only (d of them)
-        big = float(np.exp(to_float_input(e, "eps")))
+        small = float(np.exp(-to_float_input(e, "eps")))  # e^-eps: (big + 1)/(big - 1) = (1 + small)/(1 - small)
         y_j = y_d ^ keys_l[:, j]
         s_hat = np.bincount(group, weights=y_j, minlength=k_pad) / m
-        p_b = (big + 1) / (big - 1) * (s_hat - 1 / (big + 1))
+        p_b = (1 + small) / (1 - small) * (s_hat - small / (1 + small))
         out[j] = h @ (2 * p_b - 1) / k_pad
     return out

@@ -35,6 +35,8 @@ MAX_K = 10 ** 6
 MAX_EPS = 10_000
 #: Largest ``K`` for the exact Hadamard-response tables.
 MAX_HR_K = 4096
+#: Largest k K of :func:`hr_key_realisation` (edge colouring of k K edges; about 2 s at the cap).
+MAX_REALISATION_EDGES = 2 ** 16
 HR_RULES = ("asz19", "asz19_complement", "cyclic")
 
 
@@ -68,6 +70,19 @@ def _cert(ball: Any, unit: str | None, provenance: str, **details: Any) -> Certi
     return Certified(lower=lo, upper=hi, provenance=provenance, details={"unit": unit, **details})
 
 
+def _refined_cert(make_ball: Any, prec: int, unit: str | None, provenance: str, **details: Any) -> Certified:
+    """``_cert`` of ``make_ball()`` evaluated at ``prec`` bits, doubled while the ball is not finite or wider than
+    ``2^-(prec/2)`` relative (cancellation, e.g. ``E (eps - 1) + 1 ~ eps^2/2`` for tiny ``eps`` in (7.48), (7.52))."""
+    p = prec
+    while p <= MAX_PREC_BITS:
+        with arb_precision(p):
+            ball = make_ball()
+            if ball.is_finite() and ball.rad() <= (abs(ball.mid()) + 1) * ball_of(2) ** (-(prec // 2)):
+                return _cert(ball, unit, provenance, **details)
+        p *= 2
+    raise UndecidedComparison(f"{provenance}: no tight enclosure up to {MAX_PREC_BITS} bits")
+
+
 def entropy_747_ball(k: int, s: int, eps: Fraction) -> Any:
     """Arb ball of (7.47) in nats: ``log(s(E - 1) + k) - s eps E / (s(E - 1) + k)``, ``E = e^eps``."""
     big = ball_of(eps).exp()
@@ -96,8 +111,7 @@ def stationary_point(k: int, eps: Any, prec: int = 128) -> Certified:
     if e == 0:
         half = Fraction(k, 2)
         return Certified(lower=half, upper=half, exact=half, provenance="thesis (7.48) at eps -> 0")
-    with arb_precision(prec):
-        return _cert(stationary_point_ball(k, e), None, "thesis eq. (7.48)", k=k, eps=e)
+    return _refined_cert(lambda: stationary_point_ball(k, e), prec, None, "thesis eq. (7.48)", k=k, eps=e)
 
 
 def derive_stationary_point() -> dict[str, Any]:
@@ -124,7 +138,8 @@ def derive_stationary_point() -> dict[str, Any]:
 def s_star(k: int, eps: Any, prec: int = 128) -> Certified:
     """Thm 7.5.1's ``s* = argmin_{s in {floor l, ceil l}} H(U^s_min)``, ``l = s~`` of (7.48), the candidates
     clipped to ``[1, k - 1]``; ``k >= 2``.  ``witness`` = ``s*``; ``lower``/``upper`` enclose ``H(U^{s*}_min)``
-    in nats.  At ``eps = 0`` every ``s`` ties (uniform law); ``s* = floor(k/2)`` clipped is returned."""
+    in nats.  At ``eps = 0`` every ``s`` ties (uniform law): ``witness`` is ``None`` (undecided) for ``k > 2``
+    and the enclosure is that of ``log k``."""
     prec, k, e = _prec(prec), _k(k), _eps(eps)
     p = prec
     while True:
@@ -141,7 +156,10 @@ def s_star(k: int, eps: Any, prec: int = 128) -> Certified:
                     continue
             cands = sorted({min(max(c, 1), k - 1) for c in (fl, fl + 1)})
             balls = {c: entropy_747_ball(k, c, e) for c in cands}
-            if e == 0 or len(cands) == 1:
+            if e == 0 and k > 2:
+                best = None  # every s gives the uniform law: a tie, no argmin (the entropy is log k)
+                cands = [k // 2]
+            elif len(cands) == 1:
                 best = cands[0]
             else:
                 a, b = cands
@@ -152,7 +170,7 @@ def s_star(k: int, eps: Any, prec: int = 128) -> Certified:
                         raise UndecidedComparison("H(U^s) at floor/ceil of s~ undecided; raise prec")
                     continue
                 best = a if le else b
-            lo, hi = ball_ends(balls[best])
+            lo, hi = ball_ends(balls[cands[0] if best is None else best])
         return Certified(lower=lo, upper=hi, witness=best, provenance="thesis Thm 7.5.1, rule (7.48)",
                          details={"k": k, "eps": e, "candidates": tuple(cands), "unit": "nats"})
 
@@ -181,14 +199,15 @@ def lower_bound_752(k: int, eps: Any, unit: str = "nats", reading: str = "printe
     if reading not in ("printed", "corrected"):
         raise InvalidInputError(f"reading must be 'printed' or 'corrected', got {reading!r}")
     first = reading == "corrected" or _log_k_decides(e, k, 0)
-    with arb_precision(prec):
+    unit = _unit(unit)
+
+    def ball() -> Any:
         big, ep = ball_of(e).exp(), ball_of(e)
         if first:
-            ball = (k * ep * big / (big - 1)).log() - ep * big / (big + (big - 1) ** 2 / (big * (ep - 1) + 1) - 1)
-        else:
-            ball = (big + k - 1).log() - ep * big / (big + k - 1)
-        return _cert(ball, _unit(unit), f"thesis eq. (7.52), {reading}", k=k, eps=e,
-                     case="eps <= log k" if first else "eps > log k")
+            return (k * ep * big / (big - 1)).log() - ep * big / (big + (big - 1) ** 2 / (big * (ep - 1) + 1) - 1)
+        return (big + k - 1).log() - ep * big / (big + k - 1)
+    return _refined_cert(ball, prec, unit, f"thesis eq. (7.52), {reading}", k=k, eps=e,
+                         case="eps <= log k" if first else "eps > log k")
 
 
 def hr_upper_bound_751(k: int, eps: Any, unit: str = "nats", split: str = "none", prec: int = 128) -> Certified:
@@ -341,9 +360,16 @@ def hr_key_realisation(sets: Sequence[frozenset[int]], big_k: int) -> tuple[tupl
     bijection sending the ``s`` likely key values onto ``C_x``; a recoverable choice exists iff every output
     lies in at most ``s`` sets and outside at most ``K - s`` (Koenig's edge-colouring theorem), and is then
     built by colouring the bipartite graphs ``x -- y in C_x`` (``s`` colours = likely keys) and
-    ``x -- y not in C_x`` (``K - s`` colours)."""
-    s = len(sets[0])
+    ``x -- y not in C_x`` (``K - s`` colours).  At most ``MAX_REALISATION_EDGES`` pairs ``(x, y)``."""
+    if isinstance(big_k, bool) or not isinstance(big_k, int) or not 1 <= big_k <= MAX_HR_K:
+        raise InvalidInputError(f"K must be an integer in [1, {MAX_HR_K}], got {big_k!r}")
+    sets = tuple(frozenset(c) for c in sets)
     k = len(sets)
+    if not 1 <= k or k * big_k > MAX_REALISATION_EDGES:
+        raise InvalidInputError(f"need 1 <= k and k K <= {MAX_REALISATION_EDGES}, got k = {k}, K = {big_k}")
+    if len({len(c) for c in sets}) != 1 or any(not c <= set(range(big_k)) for c in sets):
+        raise InvalidInputError("the sets C_x must all have the same size s and lie in [0, K)")
+    s = len(sets[0])
     high = _edge_colouring([(("x", x), ("y", y)) for x in range(k) for y in sorted(sets[x])], s)
     low = _edge_colouring([(("x", x), ("y", y)) for x in range(k) for y in range(big_k) if y not in sets[x]],
                           big_k - s)
