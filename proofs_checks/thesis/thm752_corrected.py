@@ -9,7 +9,7 @@
     keys.asz19_parameters; = the first line of (7.51) at 50 digits, written here) is certified <= the library's
     ``hr_upper_bound_751`` for split "none", "printed" (eps <= log k + 1) and "min" (e^eps <= 2k), each equal to
     the printed formulas evaluated here at 50 digits.
-(c) The case split (digest erratum 13): the readings differ only for eps in (log 2k, log k + 1]; there, on 5
+(c) The case split of (7.51) (printed "eps <= log k + 1" vs min{e^eps, 2k} = e^eps): the readings differ only for eps in (log 2k, log k + 1]; there, on 5
     points each for k in {2, 3, 4, 5, 10, 100, 1000, 10^4}, the printed split's value is certified >= H_HR (and
     >= the "min" reading): the printed split is looser, never below the truth -- not an erratum.
 """

@@ -375,7 +375,11 @@ def quick_long_commands(monkeypatch):
     no claim check is run and no table is written."""
     import bcdp.claims.runner
     import bcdp.cli.reproduce
+    import bcdp.repro.bandit_figures
+    import bcdp.repro.ch7_figures
+    import bcdp.repro.dme_figures
     import bcdp.repro.fig3
+    import bcdp.repro.fl_figures
     import bcdp.repro.shuffle_figures
     import bcdp.repro.tables
 
@@ -383,6 +387,11 @@ def quick_long_commands(monkeypatch):
     monkeypatch.setattr(bcdp.repro.tables, "write_tables", lambda *a, **k: [])
     monkeypatch.setattr(bcdp.repro.tables, "compare_with_golden", lambda *a, **k: {})
     monkeypatch.setattr(bcdp.repro.shuffle_figures, "write_shuffle_figures", lambda *a, **k: [])
+    # the chapter figure writers (seconds each, the bandit Monte Carlo ~20 s) write nothing either
+    monkeypatch.setattr(bcdp.repro.dme_figures, "write_dme_figures", lambda *a, **k: [])
+    monkeypatch.setattr(bcdp.repro.fl_figures, "write_fl_figures", lambda *a, **k: [])
+    monkeypatch.setattr(bcdp.repro.bandit_figures, "write_bandit_figures", lambda *a, **k: [])
+    monkeypatch.setattr(bcdp.repro.ch7_figures, "write_ch7_figures", lambda *a, **k: [])
     monkeypatch.setattr(bcdp.repro.fig3, "write_fig3", _fig3_arguments_only)
     monkeypatch.setattr(bcdp.cli.reproduce, "reproduce_fig3", lambda *a, **k: "match")
     monkeypatch.setattr(bcdp.cli.reproduce, "reproduce_figures", lambda *a, **k: {})
@@ -577,9 +586,10 @@ def _fresh_files() -> dict[str, str]:
 def golden_comparisons_only(monkeypatch):
     """``bcdp reproduce`` with cheap regenerated files (above) and no claim check; the comparisons
     with the golden copies (bcdp.repro.tables.compare_with_golden, bcdp.cli.reproduce.reproduce_fig3
-    and reproduce_figures) run for real; the Ch. 4 and Ch. 6 figure writers write nothing."""
+    and reproduce_figures) run for real; the Ch. 4, 6 and 7 figure writers write nothing."""
     import bcdp.claims.runner
     import bcdp.repro.bandit_figures
+    import bcdp.repro.ch7_figures
     import bcdp.repro.fig3
     import bcdp.repro.fl_figures
     import bcdp.repro.shuffle_figures
@@ -599,6 +609,7 @@ def golden_comparisons_only(monkeypatch):
     monkeypatch.setattr(bcdp.repro.shuffle_figures, "write_shuffle_figures", write_shuffle)
     monkeypatch.setattr(bcdp.repro.fl_figures, "write_fl_figures", lambda out: [])
     monkeypatch.setattr(bcdp.repro.bandit_figures, "write_bandit_figures", lambda out: [])
+    monkeypatch.setattr(bcdp.repro.ch7_figures, "write_ch7_figures", lambda out: [])
 
 
 @st.composite

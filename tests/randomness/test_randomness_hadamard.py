@@ -82,8 +82,8 @@ def test_exact_risk_equals_enumeration(p, m, q, E, coordinates):
     assert hr.exact_risk(p, m * K, q, E, coordinates=coordinates) == _oracle_risk(p, m, q, E, coordinates)
 
 
-def test_exact_risk_digest_constant():
-    # the digest's form 4E^2/(n q^2 (E-1)^2) sum_j s_j(1-s_j) for K | n, all coordinates
+def test_exact_risk_closed_form_constant():
+    # the closed form 4E^2/(n q^2 (E-1)^2) sum_j s_j(1-s_j) for K | n, all coordinates
     # s_j from (7.29) with the blocks of the printed H_4 (7.28), not from the library's transform
     p, q, E, n = (F(1, 5), F(3, 10), F(1, 2)), F(1, 7), F(5, 2), 8
     pad = p + (F(0),)

@@ -64,9 +64,9 @@ def test_asz19_parameters(k, eps):
     assert keys.asz19_parameters(k, eps) == _float_asz19(k, float(eps))
 
 
-def test_asz19_digest_example():
+def test_asz19_worked_example():
     # k = 1000, eps = 1 (Sec. 7.5.2 recipe): B = 2, b = 512, K = 1024, s = 256; H = 6.8135 nats by hand from
-    # (7.47): log(256(e-1)+1024) - 256e/(256(e-1)+1024) (the digest's worked example, not a number printed in the thesis)
+    # (7.47): log(256(e-1)+1024) - 256e/(256(e-1)+1024) (a worked example, not a number printed in the thesis)
     p = keys.asz19_parameters(1000, 1)
     assert p == {"B": 2, "b": 512, "K": 1024, "s": 256}
     assert float(keys.two_level_entropy(p["K"], p["s"], 1).lower) == pytest.approx(6.8135, abs=5e-5)

@@ -33,7 +33,7 @@ p_hat(B_j) - p(B_j)`` independent, ``Var d_j = E^2 s_j (1 - s_j) / (q^2 (E-1)^2 
     E ||p_hat - p||_2^2 = c * 4 E^2 / (K^2 m q^2 (E-1)^2) * sum_j s_j (1 - s_j)   on c coordinates,
 
 i.e. ``4 E^2 / (n q^2 (E-1)^2) sum_j s_j (1 - s_j)`` for ``c = K`` coordinates and ``m = n / K``
-(the constant of the digest), times ``k / K`` on the first ``k`` coordinates.
+(re-derived here; s (1 - s) <= 1/4 and K <= 2k turn it into (7.32)), times ``k / K`` on the first ``k`` coordinates.
 
 **Worst case** over ``p in Delta_k``: with ``u = H_K p`` (``u_0 = 1``, ``sum_j u_j = K p_0``,
 ``||u||^2 = K ||p||^2``) and ``M = q (E+1)/(2E)``, ``b = q (E-1)/E``,
