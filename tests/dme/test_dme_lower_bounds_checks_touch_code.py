@@ -32,13 +32,19 @@ def test_real_functions_give_the_expected_verdicts(name):
 
 def test_steps_refute_a_loosened_ch7_constant(monkeypatch):
     real = lb.ch7_simplex_lower_bound
-    monkeypatch.setattr(lb, "ch7_simplex_lower_bound", lambda k, n, E: 2 * real(k, n, E))     # 32 -> 16
+    monkeypatch.setattr(lb, "ch7_simplex_lower_bound", lambda k, n, E, reading="corrected": 2 * real(k, n, E, reading))
+    assert _verdict("dme_lower_bound_steps") == "refuted"
+
+
+def test_steps_refute_the_printed_constant_as_default(monkeypatch):
+    real = lb.ch7_simplex_lower_bound
+    monkeypatch.setattr(lb, "ch7_simplex_lower_bound", lambda k, n, E, reading="printed": real(k, n, E, reading))
     assert _verdict("dme_lower_bound_steps") == "refuted"
 
 
 def test_steps_refute_a_bound_above_the_schemes(monkeypatch):
     real = lb.thm343_explicit_lower_bound
-    monkeypatch.setattr(lb, "thm343_explicit_lower_bound", lambda n, d, r, E: 200 * real(n, d, r, E))
+    monkeypatch.setattr(lb, "thm343_explicit_lower_bound", lambda n, d, r, E: 300 * real(n, d, r, E))  # the smallest worst-MSE / bound ratio is 284.4
     assert _verdict("dme_lower_bound_steps") == "refuted"
 
 

@@ -88,32 +88,44 @@ def test_bernoulli_bound_constant_is_quarter_at_half_and_p_refused_below_2():
 
 # -- Ch. 7 constant and Thm 3.4.3 -------------------------------------------------------------------
 
-def test_ch7_constant_rederived_from_the_assouad_steps():
+@pytest.mark.parametrize("reading,kl_factor", [("printed", 2), ("corrected", 8)])
+def test_ch7_constant_rederived_from_the_assouad_steps(reading, kl_factor):
+    """KL <= 2 delta^2 E V as printed in (7.17)-(7.18); <= 8 delta^2 E V with the factor 4 of
+    E-Thesis-Eq7.17 (M^nu - M^{nu-2e_j} = 2 delta (Q_j - Q_{j+k/2})).  delta^2 is chosen so that
+    (n/2) KL = 1/4, then Lemma 7.3.1 gives phi(delta) (k/2)(1 - 1/2)."""
     k, n, E, dl = sympy.symbols("k n E delta", positive=True)
     V = 2 * (E - 1) ** 2 / (E + 1) ** 2                  # Lemma 7.3.2, case R >= H2
-    kl = 2 * dl ** 2 * E * V                              # (7.17)-(7.18)
-    d2 = (E + 1) ** 2 / (8 * n * E * (E - 1) ** 2)        # (7.26)
-    inner = sympy.simplify((n / 2 * kl).subs(dl ** 2, d2).subs(dl, sympy.sqrt(d2)))
-    assert inner == sympy.Rational(1, 4)
-    r = sympy.simplify(d2 * (k / 2) * (1 - sympy.sqrt(inner)))   # phi(delta) (k/2)(1 - sqrt(...))
+    kl = kl_factor * dl ** 2 * E * V
+    d2 = sympy.solve(sympy.Eq(n / 2 * kl.subs(dl, sympy.sqrt(dl)), sympy.Rational(1, 4)), dl)[0]
+    r = sympy.simplify(d2 * (k / 2) * (1 - sympy.sqrt(sympy.Rational(1, 4))))   # phi(delta) (k/2)(1 - sqrt(.))
     for kk, nn, ee in [(2, 10, F(3)), (8, 1000, F(5, 2)), (64, 10 ** 6, F(2))]:
         expect = r.subs({k: kk, n: nn, E: sympy.Rational(ee.numerator, ee.denominator)})
-        assert lb.ch7_simplex_lower_bound(kk, nn, ee) == F(str(expect))
+        assert lb.ch7_simplex_lower_bound(kk, nn, ee, reading) == F(str(expect))
+    # the printed reading is (7.26)'s k (E+1)^2 / (32 n E (E-1)^2); the corrected one 4 times smaller
+    assert sympy.simplify(r - k * (E + 1) ** 2 / ((128 if kl_factor == 8 else 32) * n * E * (E - 1) ** 2)) == 0
 
 
-def test_ch7_validity_both_sides():
+def test_ch7_default_reading_is_the_corrected_one():
+    assert lb.ch7_simplex_lower_bound(8, 1000, F(2)) == lb.ch7_simplex_lower_bound(8, 1000, F(2), "corrected")
+    assert lb.ch7_simplex_lower_bound(8, 1000, F(2), "printed") == 4 * lb.ch7_simplex_lower_bound(8, 1000, F(2))
+    with pytest.raises(InvalidInputError, match="reading"):
+        lb.ch7_simplex_lower_bound(8, 1000, F(2), "loose")
+
+
+@pytest.mark.parametrize("reading,const", [("printed", 8), ("corrected", 32)])
+def test_ch7_validity_both_sides(reading, const):
     E = F(2)
-    threshold = F(64 * 9, 8 * 2)              # k^2 (E+1)^2 / (8 E (E-1)^2) at k = 8: 36
-    assert threshold == 36
-    lb.ch7_simplex_lower_bound(8, 36, E)
+    threshold = F(64 * 9, const * 2)          # delta^2 <= 1/k^2 iff n >= k^2 (E+1)^2 / (C E (E-1)^2), k = 8
+    assert threshold.denominator == 1
+    lb.ch7_simplex_lower_bound(8, int(threshold), E, reading)
     with pytest.raises(ValidityConditionError):
-        lb.ch7_simplex_lower_bound(8, 35, E)
+        lb.ch7_simplex_lower_bound(8, int(threshold) - 1, E, reading)
     with pytest.raises(ValidityConditionError):
-        lb.ch7_simplex_lower_bound(7, 10 ** 6, E)
+        lb.ch7_simplex_lower_bound(7, 10 ** 6, E, reading)
     with pytest.raises(InvalidInputError):
-        lb.ch7_simplex_lower_bound(8, 100, 1)
+        lb.ch7_simplex_lower_bound(8, 100, 1, reading)
     with pytest.raises(FloatRefusedError):
-        lb.ch7_simplex_lower_bound(8, 100, 2.0)
+        lb.ch7_simplex_lower_bound(8, 100, 2.0, reading)
 
 
 def _hadamard_sup_mse_by_hand(n, d, r, E):
@@ -127,7 +139,7 @@ def _hadamard_sup_mse_by_hand(n, d, r, E):
 def test_thm343_bound_below_hadamard_and_formula(n, d, E):
     r = F(3, 2)
     k = 2 * (d // 2)
-    expect = r * r * (k * (E + 1) ** 2 / (64 * n * E * (E - 1) ** 2) - F(1, n))
+    expect = r * r * (k * (E + 1) ** 2 / (256 * n * E * (E - 1) ** 2) - F(1, n))  # corrected Assouad constant
     got = lb.thm343_explicit_lower_bound(n, d, r, E)
     assert got == expect
     mse = lb.hadamard_worst_mse(n, d, r, E)

@@ -12,12 +12,16 @@ exact what the proofs make explicit:
   E||(1/n) sum x_i - mu_q||^2 = d^{-2/p} sum_j theta_j (1 - theta_j) / n <= d^{1-2/p}/(4n) <= d^{1-2/p}/n
   (:func:`bernoulli_mean_error`, :func:`bernoulli_mean_error_bound`), exact in sympy.
 * Thm 3.4.3 cites Thm 7.3.1 (Ch. 7, case R >= H2, no randomness constraint), proved via Assouad in
-  Sec. 7.3.1, (7.24)-(7.26): r >= k (E+1)^2 / (32 n E (E-1)^2) for k even, valid when the packing
-  step delta^2 = (E+1)^2/(8 n E (E-1)^2) is <= 1/k^2 (:func:`ch7_simplex_lower_bound`).  The proof of
+  Sec. 7.3.1, (7.24)-(7.26), which print r >= k (E+1)^2 / (32 n E (E-1)^2) with the packing step
+  delta^2 = (E+1)^2/(8 n E (E-1)^2).  That route drops a factor 4 in (7.17) (docs/errata.md
+  E-Thesis-Eq7.17: M^nu - M^{nu-2e_j} = 2 delta (Q(.|j) - Q(.|j+k/2))); redone with the corrected
+  KL <= 8 delta^2 E V it gives delta^2 = (E+1)^2/(32 n E (E-1)^2) and r >= k (E+1)^2 / (128 n E (E-1)^2),
+  valid when delta^2 <= 1/k^2 (:func:`ch7_simplex_lower_bound`, ``reading="corrected"``, the default;
+  ``reading="printed"`` keeps the printed constant for comparison).  The proof of
   Thm 3.4.3 stops at E||mu_q - xhat||^2; the MSE of Ch. 3 is against the empirical mean, which needs
   the step (b)-(c) of (3.43) with E||xbar - mu_q||^2 <= 1/n on basis vectors.  Hence the explicit
   bound (:func:`thm343_explicit_lower_bound`), with k = 2 floor(d/2) and radius r:
-  sup MSE >= r^2 ( k (E+1)^2 / (64 n E (E-1)^2) - 1/n ).
+  sup MSE >= r^2 ( k (E+1)^2 / (256 n E (E-1)^2) - 1/n ).
 * Thm 3.6.3 step (e): with Lemma 3.6.1's unspecified constant c the chain gives
   (c/2) d^{1-2/p} min{1, d/(n m)} - d^{1-2/p}/n, m = min{eps0, eps0^2} (:func:`thm363_chain_bound`);
   :func:`thm363_step_e_holds` decides exactly when it is >= c' d^{1-2/p} min{1, d/(n m)}.
@@ -128,32 +132,47 @@ def bernoulli_mean_error_bound(d: Any, p: Any, n: Any) -> sympy.Expr:
 
 # -- explicit constants ---------------------------------------------------------------------------
 
-def ch7_packing_delta_squared(k: Any, n: Any, E: Any) -> Fraction:
-    """delta^2 = (E+1)^2 / (8 n E (E-1)^2), the Assouad packing step of thesis (7.24)-(7.26)."""
+#: Denominator constant of the packing step delta^2 = (E+1)^2 / (C n E (E-1)^2): 8 as printed in (7.24),
+#: 32 after the factor 4 of E-Thesis-Eq7.17 (the KL of (7.17) is <= 8 delta^2 E V, not 2 delta^2 E V).
+ASSOUAD_DELTA_CONSTANT = {"printed": 8, "corrected": 32}
+
+
+def _reading(reading: str) -> int:
+    if reading not in ASSOUAD_DELTA_CONSTANT:
+        raise InvalidInputError(f"reading must be 'corrected' or 'printed', got {reading!r}")
+    return ASSOUAD_DELTA_CONSTANT[reading]
+
+
+def ch7_packing_delta_squared(k: Any, n: Any, E: Any, reading: str = "corrected") -> Fraction:
+    """delta^2 = (E+1)^2 / (C n E (E-1)^2), the Assouad packing step of thesis (7.24)-(7.26) that makes
+    (n/2) KL = 1/4: C = 32 with the corrected (7.17) (E-Thesis-Eq7.17), C = 8 as printed."""
+    const = _reading(reading)
     _int(k, "k", 2)
     nn, e = _int(n, "n", 1), _E(E)
-    return (e + 1) ** 2 / (8 * nn * e * (e - 1) ** 2)
+    return (e + 1) ** 2 / (const * nn * e * (e - 1) ** 2)
 
 
-def ch7_simplex_lower_bound(k: Any, n: Any, E: Any) -> Fraction:
-    """inf_Q inf_phat sup_{q in Delta_k} E||phat - q||^2 >= k (E+1)^2 / (32 n E (E-1)^2): thesis
-    Thm 7.3.1 (case R >= H2, no randomness constraint) with the constant 32 of its Assouad proof,
-    (7.26).  Valid for k even >= 2 and n with delta^2 <= 1/k^2 (the packing p_j = 1/k +- delta must
-    be a pmf: 0 <= delta <= 1/k, Sec. 7.3.1 (7.13)); else ValidityConditionError."""
+def ch7_simplex_lower_bound(k: Any, n: Any, E: Any, reading: str = "corrected") -> Fraction:
+    """inf_Q inf_phat sup_{q in Delta_k} E||phat - q||^2 >= phi(delta) (k/2)(1 - 1/2) = delta^2 k / 4:
+    thesis Thm 7.3.1 (case R >= H2, no randomness constraint) along its Assouad proof, (7.24)-(7.26).
+    ``reading="corrected"`` (default, proven): k (E+1)^2 / (128 n E (E-1)^2), with the factor 4 that
+    (7.17) drops (E-Thesis-Eq7.17); ``reading="printed"``: the printed k (E+1)^2 / (32 n E (E-1)^2),
+    whose proof is not valid as printed.  Valid for k even >= 2 and n with delta^2 <= 1/k^2 (the packing
+    p_j = 1/k +- delta must be a pmf: 0 <= delta <= 1/k, Sec. 7.3.1 (7.13)); else ValidityConditionError."""
     kk = _int(k, "k", 2)
     if kk % 2:
         raise ValidityConditionError(f"k must be even (the packing pairs j with j + k/2), got {kk}")
-    d2 = ch7_packing_delta_squared(kk, n, E)
+    d2 = ch7_packing_delta_squared(kk, n, E, reading)
     if d2 * kk * kk > 1:
         raise ValidityConditionError(f"packing step delta^2 = {d2} > 1/k^2: n too small for (7.13)")
-    e = _E(E)
-    return kk * (e + 1) ** 2 / (32 * n * e * (e - 1) ** 2)
+    return d2 * kk / 4
 
 
 def thm343_explicit_lower_bound(n: Any, d: Any, r: Any, E: Any) -> Fraction:
     """Explicit form of thesis Thm 3.4.3 (3.16) along its proof ((3.17) + Thm 7.3.1 via (7.26)) with
     the empirical-mean step (3.43)(b)-(c): for every eps0-LDP scheme on B_p(r), p in [1, 2),
-    sup_{x_i} E||xbar - xhat||^2 >= r^2 (L7/2 - 1/n), L7 = ch7_simplex_lower_bound(k, n, E),
+    sup_{x_i} E||xbar - xhat||^2 >= r^2 (L7/2 - 1/n), L7 = ch7_simplex_lower_bound(k, n, E) with the
+    corrected Assouad constant (E-Thesis-Eq7.17), i.e. r^2 (k (E+1)^2 / (256 n E (E-1)^2) - 1/n),
     k = 2 floor(d/2) (laws on the first k basis vectors; d >= 2).  May be <= 0 (vacuous)."""
     dd = _int(d, "d", 2)
     rr = _pos(r, "r")
