@@ -30,7 +30,7 @@ from bcdp.core.errors import InvalidInputError
 from bcdp.core.intervals import arb_precision, ball_ends, ball_of
 from bcdp.core.numbers import INFINITY, MAX_PREC_BITS, MIN_PREC_BITS, brief_number, check_precision, to_fraction
 from bcdp.core.results import Certified, decide_le
-from bcdp.randomness.entropy import UNITS, entropy_ball, exact_pmf
+from bcdp.randomness.entropy import check_unit, entropy_ball, exact_pmf
 
 #: Largest input alphabet, output alphabet, and number of entries of a mechanism accepted here.
 MAX_INPUTS = 4096
@@ -47,12 +47,6 @@ Matrix = tuple[tuple[Fraction, ...], ...]
 
 def _prec(prec: int) -> int:
     return check_precision(prec, "prec", MIN_PREC_BITS, MAX_PREC_BITS)
-
-
-def _unit(unit: str) -> str:
-    if unit not in UNITS:
-        raise InvalidInputError(f"unit must be 'bits' or 'nats', got {unit!r}")
-    return unit
 
 
 def mechanism(rows: Sequence[Sequence[Any]]) -> Matrix:
@@ -130,7 +124,7 @@ def _row_balls(mat: Matrix, unit: str, prec: int) -> list[tuple[Fraction, Fracti
 def mechanism_randomness(q: Sequence[Sequence[Any]], unit: str = "bits", prec: int = 128) -> Certified:
     """Certified ``max_x H(Y|X=x)`` in ``unit`` (the randomness of (7.2)); the witness lists the rows
     that can attain the maximum."""
-    prec, unit = _prec(prec), _unit(unit)
+    prec, unit = _prec(prec), check_unit(unit)
     mat = mechanism(q)
     ends = _row_balls(mat, unit, prec)
     lower = max(lo for lo, _ in ends)
@@ -145,7 +139,7 @@ def is_eps_r_ldp(q: Sequence[Sequence[Any]], eps: Any = None, r: Any = None, uni
     """Certified decision of (eps, R)-LDP, eq. (7.2): (7.1) and ``H(Y|X=x) <= R`` for every ``x``.
     ``False`` if a part is certainly violated, ``None`` if some part is undecided (a tie), else ``True``.
     ``R >= 0`` is exact and in ``unit``."""
-    prec, unit = _prec(prec), _unit(unit)
+    prec, unit = _prec(prec), check_unit(unit)
     if r is None:
         raise InvalidInputError("R is required")
     rr = to_fraction(r, "R")
@@ -318,7 +312,7 @@ def feasible_mechanisms(k: int, m: int, grid: int, e_eps: Any, r: Any, unit: str
     (7.2) for the exact rational ``e_eps = e^eps`` and exact ``R`` in ``unit`` (rows whose entropy test
     is undecided are left out: the list holds only certified-feasible mechanisms).  ``1 <= k, m <= 4``,
     ``1 <= grid <= 12``; at most :data:`MAX_CANDIDATES` candidates."""
-    prec, unit = _prec(prec), _unit(unit)
+    prec, unit = _prec(prec), check_unit(unit)
     for name, v, hi in (("k", k, 4), ("m", m, 4), ("grid", grid, 12)):
         if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= hi:
             raise InvalidInputError(f"{name} must be an integer in [1, {hi}], got {v!r}")

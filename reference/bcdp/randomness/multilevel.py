@@ -54,7 +54,7 @@ from bcdp.core.numbers import (
     to_float_input,
 )
 from bcdp.core.results import Certified
-from bcdp.randomness.entropy import UNITS
+from bcdp.randomness.entropy import check_unit
 
 #: Most levels accepted by the closed forms (q_j, randomness totals).
 MAX_LEVELS = 1000
@@ -112,12 +112,6 @@ def check_eps(eps: Any, merge_equal: bool = False, cap: int = MAX_LEVELS) -> tup
             raise ValidityConditionError(f"Thm 7.4.1 needs eps_j > 0: eps[{i}] = 0")
     _decreasing(vals, "eps", merge_equal)
     return vals
-
-
-def _unit(unit: str) -> str:
-    if unit not in UNITS:
-        raise InvalidInputError(f"unit must be 'bits' or 'nats', got {unit!r}")
-    return unit
 
 
 def _scheme(scheme: str) -> str:
@@ -181,7 +175,7 @@ def total_randomness(levels: Any, scheme: str = "proposed", unit: str = "bits", 
     (Thm 7.4.1's validity condition; equal levels only with ``merge_equal``).  R in ``unit``
     (the thesis writes R in bits)."""
     prec = check_precision(prec, "prec", MIN_PREC_BITS, MAX_PREC_BITS)
-    _scheme(scheme), _unit(unit)
+    _scheme(scheme), check_unit(unit)
     if parametrization not in ("eps", "e_eps"):
         raise InvalidInputError(f"parametrization must be 'eps' or 'e_eps', got {parametrization!r}")
     with arb_precision(prec):
@@ -330,7 +324,7 @@ def key_probabilities_float(eps: Any) -> np.ndarray:
 
 def total_randomness_float(eps: Any, scheme: str = "proposed", unit: str = "bits") -> np.ndarray:
     """Float twin of :func:`total_randomness` (parametrisation ``eps``), vectorised over leading axes."""
-    _scheme(scheme), _unit(unit)
+    _scheme(scheme), check_unit(unit)
     e = np.asarray(eps, dtype=float)
     p = key_probabilities_float(e) if scheme == "proposed" else np.exp(-e) / (1.0 + np.exp(-e))
     with np.errstate(divide="ignore", invalid="ignore"):

@@ -33,18 +33,12 @@ from bcdp.core.errors import InvalidInputError
 from bcdp.core.intervals import arb_precision, ball_ends, ball_of
 from bcdp.core.numbers import INFINITY, MAX_PREC_BITS, MIN_PREC_BITS, brief_number, check_precision, to_fraction
 from bcdp.core.results import Certified
-from bcdp.randomness.entropy import UNITS, entropy_ball, exact_pmf
+from bcdp.randomness.entropy import check_unit, entropy_ball, exact_pmf
 
 #: Largest input alphabet / key size accepted by the exact functions (they enumerate tables).
 MAX_SIZE = 4096
 
 Table = tuple[tuple[int, ...], ...]
-
-
-def _unit(unit: str) -> str:
-    if unit not in UNITS:
-        raise InvalidInputError(f"unit must be 'bits' or 'nats', got {unit!r}")
-    return unit
 
 
 def _ratio(e_eps: Any) -> Fraction:
@@ -205,7 +199,7 @@ def key_entropy(q: Sequence[Any], unit: str = "nats", prec: int = 128) -> Certif
     prec = check_precision(prec, "prec", MIN_PREC_BITS, MAX_PREC_BITS)
     probs = exact_pmf(q, "q")
     with arb_precision(prec):
-        lo, hi = ball_ends(entropy_ball(probs, _unit(unit)))
+        lo, hi = ball_ends(entropy_ball(probs, check_unit(unit)))
     return Certified(lower=lo, upper=hi, provenance="H(U) of a key law", details={"unit": unit})
 
 
@@ -218,7 +212,7 @@ def shift_capacity(q: Sequence[Any], unit: str = "nats", prec: int = 128) -> Cer
     """
     prec = check_precision(prec, "prec", MIN_PREC_BITS, MAX_PREC_BITS)
     probs = exact_pmf(q, "q")
-    unit = _unit(unit)
+    unit = check_unit(unit)
     with arb_precision(prec):
         log_k = ball_of(len(probs)).log()
         if unit == "bits":

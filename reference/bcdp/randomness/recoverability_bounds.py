@@ -29,7 +29,7 @@ from bcdp.core.intervals import arb_precision, ball_ends, ball_of
 from bcdp.core.numbers import MAX_PREC_BITS, MIN_PREC_BITS, brief_number, check_precision, to_fraction
 from bcdp.core.results import Certified, decide_le
 from bcdp.randomness import keys
-from bcdp.randomness.entropy import UNITS
+from bcdp.randomness.entropy import check_unit
 
 MAX_K = 10 ** 6
 MAX_EPS = 10_000
@@ -51,12 +51,6 @@ def _eps(eps: Any, positive: bool = False) -> Fraction:
     if e < 0 or e > MAX_EPS or (positive and e == 0):
         raise InvalidInputError(f"eps must be in {'(0' if positive else '[0'}, {MAX_EPS}], got {brief_number(e)}")
     return e
-
-
-def _unit(unit: str) -> str:
-    if unit not in UNITS:
-        raise InvalidInputError(f"unit must be 'bits' or 'nats', got {unit!r}")
-    return unit
 
 
 def _prec(prec: int) -> int:
@@ -96,7 +90,7 @@ def entropy_747(k: int, s: int, eps: Any, unit: str = "nats", prec: int = 128) -
     if isinstance(s, bool) or not isinstance(s, int) or not 0 <= s <= k:
         raise InvalidInputError(f"s must be an integer in [0, {k}], got {s!r}")
     with arb_precision(prec):
-        return _cert(entropy_747_ball(k, s, e), _unit(unit), "thesis eq. (7.47)", k=k, s=s, eps=e)
+        return _cert(entropy_747_ball(k, s, e), check_unit(unit), "thesis eq. (7.47)", k=k, s=s, eps=e)
 
 
 def stationary_point_ball(k: int, eps: Fraction) -> Any:
@@ -199,7 +193,7 @@ def lower_bound_752(k: int, eps: Any, unit: str = "nats", reading: str = "printe
     if reading not in ("printed", "corrected"):
         raise InvalidInputError(f"reading must be 'printed' or 'corrected', got {reading!r}")
     first = reading == "corrected" or _log_k_decides(e, k, 0)
-    unit = _unit(unit)
+    unit = check_unit(unit)
 
     def ball() -> Any:
         big, ep = ball_of(e).exp(), ball_of(e)
@@ -237,7 +231,7 @@ def hr_upper_bound_751(k: int, eps: Any, unit: str = "nats", split: str = "none"
             else:
                 ball = (big + 4 * k - 1).log() - ep * big / (big + 4 * k - 1)
             case = "first" if first else "second"
-        return _cert(ball, _unit(unit), f"thesis eq. (7.51), split {split}", k=k, eps=e, case=case)
+        return _cert(ball, check_unit(unit), f"thesis eq. (7.51), split {split}", k=k, eps=e, case=case)
 
 
 def storage_gain(k: int, eps: Any, prec: int = 128) -> Certified:

@@ -42,7 +42,7 @@ from bcdp.core.errors import InvalidInputError
 from bcdp.core.intervals import arb_precision, ball_ends, ball_of
 from bcdp.core.numbers import MAX_PREC_BITS, MIN_PREC_BITS, brief_number, check_precision, to_fraction
 from bcdp.core.results import Certified
-from bcdp.randomness.entropy import UNITS, exact_pmf
+from bcdp.randomness.entropy import check_unit, exact_pmf
 
 #: Largest ``k^T`` of the exact channel functions.
 MAX_DATABASES = 4096
@@ -70,12 +70,6 @@ def _e_eps(e_eps: Any) -> Fraction:
     if e < 1 or e > MAX_EPS:
         raise InvalidInputError(f"e_eps = e^eps must be in [1, {MAX_EPS}], got {brief_number(e)}")
     return e
-
-
-def _unit(unit: str) -> str:
-    if unit not in UNITS:
-        raise InvalidInputError(f"unit must be 'bits' or 'nats', got {unit!r}")
-    return unit
 
 
 def _pmf(q: Sequence[Any], n: int) -> tuple[Fraction, ...]:
@@ -375,7 +369,7 @@ def min_key_entropy(k: int, T: int, eps: Any = None, e_eps: Any = None, unit: st
     """
     prec = check_precision(prec, "prec", MIN_PREC_BITS, MAX_PREC_BITS)
     _size(k, T, MAX_ENUMERATED)
-    unit = _unit(unit)
+    unit = check_unit(unit)
     if (eps is None) == (e_eps is None):
         raise InvalidInputError("give exactly one of eps or e_eps")
     if eps is not None:
