@@ -190,15 +190,6 @@ def bayes_risk(q: Sequence[Sequence[Any]], k: int, delta: Any, n: int, loss: str
     return total
 
 
-def packing_risk(q: Sequence[Sequence[Any]], k: int, delta: Any, n: int, estimator: Any,
-                 loss: str = "l2") -> Fraction:
-    """``max_nu E_nu[l(p_hat(Y^n), p^nu)]`` of a given estimator over the packing (7.13), exact: a lower
-    bound on its ``sup_{p in Delta_k}`` risk."""
-    k, d = _k_delta(k, delta)
-    worst, _ = model.worst_case_risk(q, estimator, [packing(k, d, nu) for nu in signs(k)], n, loss)
-    return worst
-
-
 def _kl_ball(a: Sequence[Fraction], b: Sequence[Fraction]) -> Any:
     total = ball_of(0)
     for x, y in zip(a, b):
