@@ -68,3 +68,40 @@ def test_linf_risk_with_a_given_estimator():
     for bad in (0, True, 1.0):
         with pytest.raises(InvalidInputError, match="^n must be an integer"):
             heavy_hitters.linf_risk(rr, bad)
+
+
+def test_is_eps_r_ldp_with_exact_eps_and_in_nats():
+    from bcdp.randomness import model
+
+    rr = [[F(2, 3), F(1, 3)], [F(1, 3), F(2, 3)]]   # ratio 2 = e^0.693..., H2(1/3) = 0.918 bits = 0.637 nats
+    assert model.is_eps_r_ldp(rr, F(7, 10), 1) is True
+    assert model.is_eps_r_ldp(rr, F(69, 100), 1) is False            # eps below log 2
+    assert model.is_eps_r_ldp(rr, F(7, 10), F(64, 100), "nats") is True
+    assert model.is_eps_r_ldp(rr, F(7, 10), F(63, 100), "nats") is False
+    assert model.is_eps_r_ldp(rr, F(7, 10), F(64, 100)) is False     # default unit bits: 0.918 > 0.64
+    with pytest.raises(InvalidInputError, match="^R"):
+        model.is_eps_r_ldp(rr, F(7, 10), "x")
+
+
+def test_chi2_chain_accepts_e_eps_one_only_for_identical_rows():
+    from bcdp.randomness import assouad
+
+    same = [[F(1, 2), F(1, 2)]] * 4
+    out = assouad.chi2_chain(same, 4, F(1, 8), 1, (1, 1), 1)           # e^eps = 1 is allowed (eps = 0)
+    assert out["chi2"] == 0
+    with pytest.raises(InvalidInputError, match="^e_eps"):
+        assouad.chi2_chain(same, 4, F(1, 8), 1, (1, 1), F(99, 100))
+
+
+def test_hadamard_size_caps_and_group_index():
+    from bcdp.randomness import hadamard
+
+    assert len(hadamard.sylvester(8)) == 8
+    with pytest.raises(InvalidInputError, match="^K "):
+        hadamard.sylvester(2 ** 13)
+    assert len(hadamard.channel(4, 0, F(1, 2), 2)) == 4
+    assert len(hadamard.channel(4, 3, F(1, 2), 2)) == 4               # j in [0, K - 1], both ends
+    with pytest.raises(InvalidInputError, match="^j "):
+        hadamard.channel(4, 4, F(1, 2), 2)
+    with pytest.raises(InvalidInputError, match="^j "):
+        hadamard.channel(4, -1, F(1, 2), 2)
