@@ -68,3 +68,24 @@ def test_model_eps_range():
             model.is_eps_ldp(rr, bad)
     with pytest.raises(InvalidInputError, match="^eps"):
         model.is_eps_ldp(rr, "x")
+
+
+def test_choose_q_contract_in_both_regimes():
+    from bcdp.randomness import entropy, hadamard
+
+    high = hadamard.choose_q(3, 1)                                     # H2(3/4) = 0.811 bits <= 1
+    assert (high.lower, high.upper, high.exact) == (F(3, 4), F(3, 4), F(3, 4))
+    assert high.details["regime"] == "R >= H2" and high.details["usable_q"] == F(3, 4)
+    crit = entropy.binary_entropy(F(1, 4))
+    assert (high.details["critical"].lower, high.details["critical"].upper) == (crit.lower, crit.upper)
+    assert high.provenance.startswith("q = e^eps/(e^eps+1)")
+    low = hadamard.choose_q(3, F(1, 2))
+    pr = entropy.inverse_binary_entropy(F(1, 2))
+    assert (low.lower, low.upper) == (pr.lower, pr.upper) and low.exact is None
+    assert low.details["regime"] == "R < H2" and low.details["usable_q"] == pr.lower
+    assert "critical" in low.details and low.provenance.startswith("q = p_R")
+    # units: 0.6 nats = 0.866 bits is above H2(3/4) = 0.811 bits = 0.562 nats, while 0.6 bits is below
+    assert hadamard.choose_q(3, F(6, 10), "nats").details["regime"] == "R >= H2"
+    assert hadamard.choose_q(3, F(6, 10)).details["regime"] == "R < H2"
+    with pytest.raises(InvalidInputError, match="^R"):
+        hadamard.choose_q(3, "x")
