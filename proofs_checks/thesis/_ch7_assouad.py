@@ -128,3 +128,19 @@ def table() -> tuple:
                         "bayes_estimator": "posterior_mean" if loss == "l2" else "posterior_median",
                     })
     return tuple(rows)
+
+
+def exact_ratio_oracle(q):
+    """max_{y, x, x'} Q(y|x)/Q(y|x') by direct enumeration (inf when a zero meets a non-zero): the
+    checks' independent oracle of (7.1) for ``model.ldp_epsilon_ratio``."""
+    from bcdp.core.numbers import INFINITY
+
+    best = Fraction(1)
+    for a in q:
+        for b in q:
+            for x, y in zip(a, b):
+                if x and not y:
+                    return INFINITY
+                if y:
+                    best = max(best, x / y)
+    return best

@@ -22,6 +22,7 @@ from bcdp.core.numbers import INFINITY
 from bcdp.randomness import model
 
 from .._common import keep
+from . import _ch7_assouad as _ch7
 
 CLAIM = ClaimSpec(
     id="THESIS-Def7.2-eps-R-LDP",
@@ -50,18 +51,6 @@ def _random_mechanism(rng: random.Random) -> list[list[Fraction]]:
     return rows
 
 
-def _oracle_ratio(q):
-    best = Fraction(1)
-    for a in q:
-        for b in q:
-            for x, y in zip(a, b):
-                if x and not y:
-                    return INFINITY
-                if y:
-                    best = max(best, x / y)
-    return best
-
-
 def _h(pmf, unit="bits"):
     h = -sum((mpmath.mpf(p.numerator) / p.denominator) * mpmath.log(mpmath.mpf(p.numerator) / p.denominator)
              for p in pmf if p)
@@ -81,7 +70,7 @@ def check() -> ClaimResult:
         for i in range(40):
             q = _random_mechanism(rng)
             k, m = len(q), len(q[0])
-            if model.ldp_epsilon_ratio(q) != _oracle_ratio(q):
+            if model.ldp_epsilon_ratio(q) != _ch7.exact_ratio_oracle(q):
                 keep(fails, {"instance": i, "what": "(7.1) ratio"})
             rep = model.key_representation(q)
             resummed = [[sum((rep.q[u] for u in range(len(rep.q)) if rep.f[x][u] == y), Fraction(0))
@@ -97,7 +86,7 @@ def check() -> ClaimResult:
                 keep(fails, {"instance": i, "what": "H(Y|X=x) <= H(U)"})
             r_above = Fraction(int(true_rand * 10 ** 6) + 1, 10 ** 6)
             r_below = Fraction(int(true_rand * 10 ** 6) - 1, 10 ** 6)
-            ratio = _oracle_ratio(q)
+            ratio = _ch7.exact_ratio_oracle(q)
             e_ok = ratio if ratio != INFINITY else Fraction(10 ** 6)
             expect = ratio != INFINITY
             if model.is_eps_r_ldp(q, r=r_above, e_eps=e_ok) is not expect or \

@@ -24,11 +24,11 @@ from fractions import Fraction
 import mpmath
 from bcdp.claims import ClaimResult
 from bcdp.claims.registry import ClaimSpec
-from bcdp.core.numbers import INFINITY
 from bcdp.randomness import mechanisms, model
 from bcdp.core.intervals import arb_precision, ball_ends, ball_of
 
 from .._common import keep
+from . import _ch7_assouad as _ch7
 
 CLAIM = ClaimSpec(
     id="THESIS-Table7.1",
@@ -49,18 +49,6 @@ CASES = ((3, Fraction(4), Fraction(2)), (4, Fraction(4), Fraction(2)), (4, Fract
 
 def _mp(x: Fraction):
     return mpmath.mpf(x.numerator) / x.denominator
-
-
-def _ratio(q):
-    best = Fraction(1)
-    for a in q:
-        for b in q:
-            for x, y in zip(a, b):
-                if x and not y:
-                    return INFINITY
-                if y:
-                    best = max(best, x / y)
-    return best
 
 
 def _h2(p):
@@ -136,7 +124,7 @@ def check() -> ClaimResult:
                 ratio = model.ldp_epsilon_ratio(q)
                 want = e * e if name == "RAPPOR" else e
                 actual = model.mechanism_randomness(q, "nats")
-                if ratio != _ratio(q) or ratio != want:
+                if ratio != _ch7.exact_ratio_oracle(q) or ratio != want:
                     keep(fails, {"k": k, "e_eps": str(e), "mechanism": name, "what": "LDP ratio", "ratio": str(ratio)})
                 if name == "HR":   # (7.49) with the [ASZ19] parameters, exactly; then below the printed bound
                     ok = (_hr_matches(q, k, e) and _inside(actual, _hr_oracle(k, e)[3])

@@ -79,15 +79,6 @@ def hadamard_entry(r: int, c: int) -> int:
     return -1 if bin(r & c).count("1") % 2 else 1
 
 
-def _ceil_log2(x: Fraction) -> int:
-    j = 0
-    while Fraction(2) ** j < x:
-        j += 1
-    while Fraction(2) ** (j - 1) >= x:
-        j -= 1
-    return j
-
-
 def k_rr(k: int, e_eps: Any) -> tuple[tuple[Fraction, ...], ...]:
     """k-ary randomized response [War65], exact; eps-LDP with ``e^eps = e_eps``."""
     k, e = _k(k), _e(e_eps)
@@ -118,7 +109,7 @@ def binary_hadamard(k: int, e_eps: Any, group: int = 1, q: Any = None) -> tuple[
     else ``q/e_eps``; ``q = e_eps/(e_eps+1)`` by default; ``q <= e_eps/(e_eps+1)`` (else the channel is
     not eps-LDP: ValidityConditionError).  Outputs ``(Y=0, Y=1)``."""
     k, e = _k(k), _e(e_eps)
-    big_k = 2 ** _ceil_log2(Fraction(k))
+    big_k = 2 ** (k - 1).bit_length()  # K = 2^ceil(log2 k)
     if isinstance(group, bool) or not isinstance(group, int) or not 0 <= group < big_k:
         raise InvalidInputError(f"group must be an integer in [0, {big_k - 1}], got {group!r}")
     qq = e / (e + 1) if q is None else to_fraction(q, "q")
@@ -137,13 +128,14 @@ def binary_hadamard(k: int, e_eps: Any, group: int = 1, q: Any = None) -> tuple[
 def hr_parameters(k: int, e_eps: Any) -> dict[str, int]:
     """[ASZ19, Sec. 5] parameters (Sec. 7.5.2) for an exact rational ``e_eps >= 2``:
     ``B = 2^(ceil(log2 min{e_eps, 2k}) - 1)``, ``b = 2^ceil(log2(k/B + 1))``, ``K = B b``, ``s = b/2``
-    (the exact-rational twin of :func:`bcdp.randomness.keys.asz19_parameters`)."""
+    (the exact-rational twin of :func:`bcdp.randomness.keys.asz19_parameters`; computed by
+    :func:`bcdp.randomness.recoverability_bounds.hr_parameters_exact`)."""
     k, e = _k(k), _e(e_eps)
     if e < 2:
         raise InvalidInputError("[ASZ19]'s B = 2^(ceil(log2 e^eps) - 1) needs e^eps > 1; use e_eps >= 2 here")
-    big_b = 2 ** (_ceil_log2(min(e, Fraction(2 * k))) - 1)
-    b = 2 ** _ceil_log2(Fraction(k, big_b) + 1)
-    return {"B": big_b, "b": b, "K": big_b * b, "s": b // 2}
+    from bcdp.randomness.recoverability_bounds import hr_parameters_exact  # arb/mpmath only when used
+
+    return hr_parameters_exact(k, e)
 
 
 def hr_sets(k: int, big_b: int, b: int) -> list[frozenset[int]]:

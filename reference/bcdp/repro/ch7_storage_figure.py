@@ -16,7 +16,6 @@ from pathlib import Path
 
 from bcdp.core.intervals import arb_precision, ball_ends, ball_of
 from bcdp.randomness import keys
-from bcdp.randomness.recoverability_bounds import storage_gain  # noqa: F401  (re-exported for the figure's readers)
 
 KS = (10, 100, 1000)
 EPS_GRID = tuple(Fraction(j, 4) for j in range(41))
